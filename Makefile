@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+# Workqueue rework on Linux 6.12: see README.md.
+#
+#   make test        build the rework (debug config) and run every test
+#   make bench       stock and rework side by side (out/bench/report.md)
+#
+# WQ=stock|rework picks the tree, CONFIG=debug|up|rt|kasan|perf the build.
+
+WQ ?= rework
+CONFIG ?= debug
+H := harness
+
+.PHONY: test test-all build run patches check bench clean distclean
+
+test:
+	$(H)/test.sh $(WQ) debug
+
+test-all:
+	$(H)/test.sh $(WQ) debug up rt kasan
+
+build:
+	$(H)/prepare.sh $(WQ) $(CONFIG)
+
+run: build
+	python3 $(H)/guest.py run $(WQ) $(CONFIG) $(CMD)
+
+patches:
+	$(H)/patches.sh
+
+check:
+	$(H)/check.sh
+
+bench:
+	$(H)/bench.sh
+
+clean:
+	rm -rf out build/stock build/rework
+
+distclean:
+	rm -rf out build

@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# build.sh WQ CONFIG [TARGETS...]: configure and build one kernel.
+#
+# The .config is allnoconfig plus the merged fragment configs/CONFIG.config
+# (with its includes); it is regenerated only when the fragment changes and
+# every assignment in the fragment is checked to have survived Kconfig.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+wq=${1:?usage: build.sh WQ CONFIG [TARGETS...]}
+cfg=${2:?usage: build.sh WQ CONFIG [TARGETS...]}
+shift 2
+[ $# -gt 0 ] || set -- bzImage modules
+check_wq "$wq"
+obj=$(objdir "$wq" "$cfg")
+mkdir -p "$obj"
+
+python3 "$TOP/harness/kconfig.py" merge "$cfg" | write_if_changed "$obj/fragment.config"
+if [ ! -f "$obj/.config" ] || [ "$obj/fragment.config" -nt "$obj/.config" ]; then
+	say "configuring $wq-$cfg"
+	kmake "$wq" "$cfg" KCONFIG_ALLCONFIG="$obj/fragment.config" allnoconfig
+	python3 "$TOP/harness/kconfig.py" check "$cfg" "$obj/.config" ||
+		{ rm -f "$obj/.config"; die "configs/$cfg.config does not hold"; }
+fi
+
+say "building $wq-$cfg"
+start=$(date +%s)
+kmake "$wq" "$cfg" "$@"
+say "built $wq-$cfg in $(( $(date +%s) - start ))s"

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared paths and helpers for the harness scripts; source it, don't run it.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+OUT=${OUT:-$TOP/out}
+SRC=$BUILD/src/linux                 # pristine, unpacked once
+# Each kernel WQ (stock, rework) has its tree in $BUILD/WQ/src and one build
+# directory per configuration beside it, $BUILD/WQ/obj-CONFIG: the compiler
+# then sees the same relative paths for every tree and ccache shares objects
+# between stock and rework wherever their sources agree.
+JOBS=${JOBS:-$(nproc)}
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+export CCACHE_BASEDIR=$BUILD
+export CCACHE_NOHASHDIR=1
+export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+warn() { printf 'WARNING: %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# treedir WQ: the source tree of one kernel.
+treedir() { echo "$BUILD/$1/src"; }
+
+# objdir WQ CONFIG: the build directory of one kernel.
+objdir() { echo "$BUILD/$1/obj-$2"; }
+
+# check_wq WQ: fail unless WQ names a tree.
+check_wq() {
+	case $1 in
+	stock|rework) ;;
+	*) die "WQ must be stock or rework, not '$1'" ;;
+	esac
+}
+
+# kmake WQ CONFIG ARGS...: make in tree WQ with build dir for CONFIG.
+kmake() {
+	local wq=$1 cfg=$2
+	shift 2
+	make -C "$(treedir "$wq")" O="$(objdir "$wq" "$cfg")" ARCH=x86_64 \
+		CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" -s "$@"
+}
+
+# write_if_changed FILE: replace FILE with stdin only when the text differs,
+# so that mtimes (and with them Kbuild's dependencies) stay meaningful.
+write_if_changed() {
+	local tmp
+	tmp=$(mktemp)
+	cat >"$tmp"
+	if cmp -s "$tmp" "$1"; then
+		rm -f "$tmp"
+	else
+		mkdir -p "$(dirname "$1")"
+		mv "$tmp" "$1"
+	fi
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Resolve, merge and check the Kconfig fragments in configs/.
+
+A fragment may start with a line "# include: a b" naming fragments it builds
+on; they are merged first, in order, and later assignments win.
+
+  kconfig.py merge NAME            print the merged fragment
+  kconfig.py check NAME DOTCONFIG  fail if .config misses any assignment
+"""
+import os
+import re
+import sys
+
+CONFIGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'configs')
+ASSIGN = re.compile(r'^(CONFIG_\w+)=(.*)$')
+UNSET = re.compile(r'^# (CONFIG_\w+) is not set$')
+
+
+def parse_line(line):
+    """Return (symbol, value) for an assignment line, value 'n' when unset."""
+    m = ASSIGN.match(line)
+    if m:
+        return m.group(1), m.group(2)
+    m = UNSET.match(line)
+    if m:
+        return m.group(1), 'n'
+    return None
+
+
+def fragment_order(name, seen=None):
+    """Fragment names in merge order: includes (depth first), then NAME."""
+    seen = [] if seen is None else seen
+    path = os.path.join(CONFIGS, name + '.config')
+    if not os.path.exists(path):
+        sys.exit(f'kconfig: no fragment configs/{name}.config')
+    with open(path) as f:
+        for line in f:
+            if line.startswith('# include:'):
+                for inc in line.split(':', 1)[1].split():
+                    if inc not in seen:
+                        fragment_order(inc, seen)
+    if name not in seen:
+        seen.append(name)
+    return seen
+
+
+def merged(name):
+    """Symbol -> value for fragment NAME with its includes."""
+    values = {}
+    for frag in fragment_order(name):
+        with open(os.path.join(CONFIGS, frag + '.config')) as f:
+            for line in f:
+                kv = parse_line(line.strip())
+                if kv:
+                    values.pop(kv[0], None)
+                    values[kv[0]] = kv[1]
+    return values
+
+
+def format_assignment(sym, val):
+    return f'# {sym} is not set' if val == 'n' else f'{sym}={val}'
+
+
+def check(name, dotconfig):
+    want = merged(name)
+    have = {}
+    with open(dotconfig) as f:
+        for line in f:
+            kv = parse_line(line.strip())
+            if kv:
+                have[kv[0]] = kv[1]
+    bad = [(s, v, have.get(s, 'n')) for s, v in want.items()
+           if have.get(s, 'n') != v]
+    for sym, val, got in bad:
+        print(f'kconfig: {name}: {sym} wanted {val}, .config has {got} '
+              '(unmet dependency or unknown symbol)', file=sys.stderr)
+    return 1 if bad else 0
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == 'merge':
+        for sym, val in merged(argv[2]).items():
+            print(format_assignment(sym, val))
+        return 0
+    if len(argv) == 4 and argv[1] == 'check':
+        return check(argv[2], argv[3])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

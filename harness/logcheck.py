@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Find what makes a guest log a failure: any WARN, BUG, oops, lockdep or
+debugobjects report, KASAN/UBSAN report, hung task, soft lockup, RCU stall,
+workqueue stall, or stack dump.
+
+  logcheck.py LOG...   print the findings; exit 1 if there are any
+"""
+import re
+import sys
+
+PATTERNS = [
+    r'WARNING:', r'BUG:', r'Oops', r'Kernel panic', r'kernel BUG at',
+    r'general protection fault', r'Call Trace:', r'cut here',
+    r'INFO: task .* blocked for more than', r'detected stalls?',
+    r'soft lockup', r'hard LOCKUP', r'workqueue lockup',
+    r'ODEBUG:', r'KASAN:', r'UBSAN:', r'KFENCE:',
+    r'list_(add|del) corruption', r'refcount_t:',
+    r'possible (recursive|circular) locking', r'inconsistent lock state',
+    r'sleeping function called from invalid context',
+    r'scheduling while atomic', r'harness: guest timed out',
+]
+FAIL = re.compile('|'.join(f'(?:{p})' for p in PATTERNS))
+
+
+def findings(text):
+    """The lines of TEXT that make the log a failure."""
+    return [line.rstrip() for line in text.splitlines() if FAIL.search(line)]
+
+
+def main(paths):
+    bad = 0
+    for path in paths:
+        with open(path, errors='replace') as f:
+            lines = findings(f.read())
+        for line in lines:
+            print(f'{path}: {line}')
+        bad += len(lines)
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

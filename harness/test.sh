@@ -1,0 +1,18 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# test.sh WQ CONFIG...: build and test kernel WQ in each configuration,
+# then print the summary; its last line is "N passed, N failed, N skipped".
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+wq=${1:?usage: test.sh WQ CONFIG...}
+shift
+check_wq "$wq"
+start=$(date +%s)
+for cfg in "$@"; do
+	"$TOP/harness/prepare.sh" "$wq" "$cfg"
+	say "testing $wq-$cfg"
+	python3 "$TOP/harness/testrun.py" run "$wq" "$cfg"
+done
+say "done in $(( $(date +%s) - start ))s"
+exec python3 "$TOP/harness/testrun.py" summary "$wq" "$@"

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Run the tests of built kernels and report.
+
+  testrun.py run WQ CONFIG       KUnit suite (kunit.py exec), then the
+                                 in-guest selftests and the load module's
+                                 smoke run; writes out/test/WQ-CONFIG/
+  testrun.py summary WQ CONFIG...
+                                 print the failures and the final line
+                                 "N passed, N failed, N skipped"; exit 1 on
+                                 any failure
+
+Every guest log is checked with logcheck: a WARN, splat, hung task or
+stall in it counts as a failed test of its own.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# pylint: disable=wrong-import-position
+import guest  # noqa: E402
+import logcheck  # noqa: E402
+
+TOP = guest.TOP
+KUNIT_TIMEOUT = int(os.environ.get('KUNIT_TIMEOUT', '1800'))
+SELFTEST_TIMEOUT = int(os.environ.get('SELFTEST_TIMEOUT', '900'))
+SELFTEST_CMD = ('insmod /lib/modules/test_workqueue.ko && '
+                'sh /selftests/workqueue/run_all.sh')
+
+
+def out_dir(wq, cfg):
+    path = os.path.join(TOP, 'out', 'test', f'{wq}-{cfg}')
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def kunit_cases(group, prefix=''):
+    """(name, status) of every leaf case in kunit.py's JSON."""
+    for case in group.get('test_cases', []):
+        yield prefix + case['name'], case['status']
+    for sub in group.get('sub_groups', []):
+        yield from kunit_cases(sub, prefix + sub['name'] + '.')
+
+
+def log_result(name, log_path):
+    """One result for a guest log: pass when logcheck finds nothing."""
+    with open(log_path, errors='replace') as f:
+        bad = logcheck.findings(f.read())
+    return {'name': name, 'status': 'FAIL' if bad else 'PASS',
+            'detail': bad[:20]}
+
+
+def run_kunit(wq, cfg, out):
+    obj = guest.objdir(wq, cfg)
+    tree = guest.treedir(wq)
+    js = os.path.join(out, 'kunit.json')
+    if os.path.exists(js):
+        os.unlink(js)
+    cmd = [sys.executable, 'tools/testing/kunit/kunit.py', 'exec',
+           '--build_dir', obj,
+           '--qemu_config', os.path.join(TOP, 'harness', 'kunit_qemu.py'),
+           '--timeout', str(KUNIT_TIMEOUT), f'--json={js}']
+    with open(os.path.join(out, 'kunit.out'), 'w') as f:
+        subprocess.call(cmd, cwd=tree, stdout=f, stderr=subprocess.STDOUT)
+    log = os.path.join(out, 'kunit.log')
+    shutil.copyfile(os.path.join(obj, 'test.log'), log)
+    results = []
+    if os.path.exists(js):
+        with open(js) as f:
+            for name, status in kunit_cases(json.load(f)):
+                results.append({'name': 'kunit: ' + name, 'status': status})
+    if not results:
+        results.append({'name': 'kunit: suite ran', 'status': 'FAIL',
+                        'detail': ['no results: see kunit.out']})
+    results.append(log_result('kunit: guest log clean', log))
+    return results
+
+
+def parse_ktap(text):
+    """Results of the selftest programs between run_all.sh's markers."""
+    results, prog, seen = [], None, set()
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith('# selftest: '):
+            prog = line.split(': ', 1)[1]
+            continue
+        if line.startswith('# selftest-exit: '):
+            name, rc = line.split(': ', 1)[1].split()
+            if name not in seen and rc not in ('0', '4'):
+                results.append({'name': f'selftest: {name}', 'status': 'FAIL',
+                                'detail': [f'exit status {rc}']})
+            prog = None
+            continue
+        if not prog:
+            continue
+        if line.startswith('1..0 # SKIP'):
+            results.append({'name': f'selftest: {prog}', 'status': 'SKIP',
+                            'detail': [line]})
+            seen.add(prog)
+            continue
+        for mark, status in (('not ok ', 'FAIL'), ('ok ', 'PASS')):
+            if line.startswith(mark):
+                desc = line[len(mark):].split(' ', 1)[1] if ' ' in line[len(mark):] else ''
+                if '# SKIP' in desc:
+                    status, desc = 'SKIP', desc.split('# SKIP')[0].strip()
+                results.append({'name': f'selftest: {prog}: {desc}',
+                                'status': status})
+                seen.add(prog)
+                break
+    return results
+
+
+def run_selftests(wq, cfg, out):
+    obj = guest.objdir(wq, cfg)
+    log = os.path.join(out, 'selftests.log')
+    text, finished, status = guest.boot(
+        os.path.join(obj, 'arch/x86/boot/bzImage'),
+        os.path.join(obj, 'initramfs.cpio'), SELFTEST_CMD, log,
+        append='kunit.enable=0', timeout=SELFTEST_TIMEOUT)
+    results = parse_ktap(text)
+    results.append({'name': 'selftest: guest ran to the end',
+                    'status': 'PASS' if finished else 'FAIL',
+                    'detail': [] if finished else ['timed out or died: see selftests.log']})
+    results.append(log_result('selftest: guest log clean', log))
+    return results
+
+
+def run(wq, cfg):
+    out = out_dir(wq, cfg)
+    results = run_kunit(wq, cfg, out) + run_selftests(wq, cfg, out)
+    with open(os.path.join(out, 'results.json'), 'w') as f:
+        json.dump(results, f, indent=1)
+    return 0
+
+
+def summary(wq, cfgs):
+    counts = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
+    for cfg in cfgs:
+        path = os.path.join(out_dir(wq, cfg), 'results.json')
+        if not os.path.exists(path):
+            print(f'{wq}-{cfg}: no results')
+            counts['FAIL'] += 1
+            continue
+        with open(path) as f:
+            results = json.load(f)
+        c = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
+        for r in results:
+            st = r['status'] if r['status'] in c else 'FAIL'
+            c[st] += 1
+            if st == 'FAIL':
+                print(f'FAILED {wq}-{cfg}: {r["name"]}')
+                for d in r.get('detail', []):
+                    print(f'    {d}')
+        print(f'{wq}-{cfg}: {c["PASS"]} passed, {c["FAIL"]} failed, '
+              f'{c["SKIP"]} skipped (out/test/{wq}-{cfg}/)')
+        for k in counts:
+            counts[k] += c[k]
+    print(f'{counts["PASS"]} passed, {counts["FAIL"]} failed, '
+          f'{counts["SKIP"]} skipped')
+    return 1 if counts['FAIL'] else 0
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == 'run':
+        return run(argv[2], argv[3])
+    if len(argv) >= 4 and argv[1] == 'summary':
+        return summary(argv[2], argv[3:])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

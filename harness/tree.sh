@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tree.sh WQ: bring the tree of kernel WQ up to date with the pristine source plus the
+# layers of patches/series that WQ takes (stock: test; rework: test rework).
+#
+# The tree starts as hard links to the pristine source.  The overlay is
+# staged in a scratch directory (pristine files, our files copied over, then
+# the diffs applied) and only files whose content differs are written, with
+# the link broken first, so the pristine source is never modified and
+# Kbuild sees new mtimes only where something really changed.  Files the
+# previous run overlaid and this one does not are restored.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+wq=${1:?usage: tree.sh stock|rework}
+check_wq "$wq"
+case $wq in
+stock) layers="test" ;;
+rework) layers="test rework" ;;
+esac
+
+tree=$(treedir "$wq")
+manifest=$tree/.overlay-manifest
+srcver=$(cat "$SRC/.debian-version")
+if [ ! -f "$tree/.source-version" ] ||
+   [ "$(cat "$tree/.source-version")" != "$srcver" ]; then
+	say "creating tree $wq from $srcver"
+	rm -rf "$BUILD/$wq"
+	mkdir -p "$BUILD/$wq"
+	cp -al "$SRC" "$tree"
+	echo "$srcver" >"$tree/.source-version"
+	: >"$manifest"
+fi
+
+stage=$(mktemp -d)
+staged=$(mktemp)
+trap 'rm -rf "$stage" "$staged"' EXIT
+
+# stage_pristine PATH: seed the stage with the pristine copy of PATH.
+stage_pristine() {
+	[ -e "$stage/$1" ] && return 0
+	[ -f "$SRC/$1" ] || return 0
+	mkdir -p "$stage/$(dirname "$1")"
+	cp "$SRC/$1" "$stage/$1"
+}
+
+# stage_diff FILE: apply one diff (paths a/... b/...) to the stage.
+stage_diff() {
+	local p
+	for p in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1"); do
+		stage_pristine "$p"
+	done
+	patch -p1 -s -d "$stage" --no-backup-if-mismatch <"$1" ||
+		die "$(basename "$1") does not apply"
+}
+
+# stage_file PATH: copy one of our files (or a folder of them) to the stage.
+stage_file() {
+	[ -e "$TOP/$1" ] || die "series names $1, which does not exist"
+	mkdir -p "$stage/$(dirname "$1")"
+	cp -r "$TOP/$1" "$stage/$1"
+}
+
+while read -r layer _name files; do
+	case " $layers " in *" $layer "*) ;; *) continue ;; esac
+	for f in $files; do
+		case $f in
+		*.diff) stage_diff "$TOP/$f" ;;
+		*) stage_file "$f" ;;
+		esac
+	done
+done < <(grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/patches/series")
+
+(cd "$stage" && find . -type f | sed 's|^\./||' | sort) >"$staged"
+
+changed=0
+while read -r f; do
+	if ! cmp -s "$stage/$f" "$tree/$f"; then
+		mkdir -p "$tree/$(dirname "$f")"
+		cp --remove-destination "$stage/$f" "$tree/$f"
+		changed=$((changed + 1))
+	fi
+done <"$staged"
+
+# Files overlaid last time but not now: back to pristine (or gone).
+while read -r f; do
+	grep -qxF "$f" "$staged" && continue
+	if [ -f "$SRC/$f" ]; then
+		cmp -s "$SRC/$f" "$tree/$f" ||
+			cp --remove-destination "$SRC/$f" "$tree/$f"
+	else
+		rm -f "$tree/$f"
+	fi
+	changed=$((changed + 1))
+done <"$manifest"
+
+cp "$staged" "$manifest"
+[ "$changed" = 0 ] || say "tree $wq: $changed file(s) updated"
