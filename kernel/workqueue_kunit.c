@@ -1,0 +1,2395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit conformance suite for workqueues.
+ *
+ * Each case states one behaviour that callers of the 6.12 workqueue API rely
+ * on.  The suite runs unchanged on stock 6.12 and on the rework; cases for
+ * capabilities that stock lacks detect them with a feature macro from
+ * <linux/workqueue.h> and skip with a reason.
+ *
+ * Map of this file:
+ *   1. probes: an instrumented work item, trackers and helpers
+ *   2. workqueue_queue       queue_work*() return values, CPU choice
+ *   3. workqueue_ordered     ordered workqueues, max_active, min_active
+ *   4. workqueue_concurrency concurrency management of per-CPU pools
+ *   5. workqueue_flush       flush_work/flush_workqueue/drain_workqueue
+ *   6. workqueue_cancel      cancel and delayed/rcu work
+ *   7. workqueue_disable     disable/enable counts
+ *   8. workqueue_bh          WQ_BH workqueues
+ *   9. workqueue_unbound     unbound attributes and affinity scopes
+ *  10. workqueue_introspect  work_busy, current_work, congestion, helpers
+ *  11. workqueue_rescuer     WQ_MEM_RECLAIM
+ *  12. workqueue_hotplug     CPU hotplug
+ *  13. workqueue_stress      random queue/cancel/flush, exactly-once
+ *
+ * Nothing here asserts speed: waits have generous timeouts that only matter
+ * when a behaviour is broken, and "must not happen" checks are made by the
+ * items themselves at the moment they run.
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/nodemask.h>
+#include <linux/random.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/topology.h>
+#include <linux/wait_bit.h>
+#include <linux/workqueue.h>
+
+/* How long a wait may take before the behaviour counts as broken. */
+#define WQK_TIMEOUT		(20 * HZ)
+/* Grace period given to something that must *not* happen. */
+#define WQK_SETTLE_MS		50
+
+/* ------------------------------------------------------------------ */
+/* 1. probes                                                           */
+/* ------------------------------------------------------------------ */
+
+/**
+ * struct wqk_tracker - counts shared by the probes of one case
+ * @running: probes inside their function right now
+ * @peak: largest @running seen
+ * @started: probe executions begun
+ * @finished: probe executions ended
+ */
+struct wqk_tracker {
+	atomic_t running;
+	atomic_t peak;
+	atomic_t started;
+	atomic_t finished;
+};
+
+struct wqk_probe;
+typedef void (*wqk_hook_fn)(struct wqk_probe *p);
+
+/**
+ * struct wqk_probe - an instrumented work item
+ *
+ * Exactly one of @work, @dwork and @rwork is used by a probe.  The item
+ * records where and how it ran, optionally waits on @gate (never in BH
+ * context), burns @burn_us of CPU without sleeping and calls @hook.
+ */
+struct wqk_probe {
+	struct work_struct work;
+	struct delayed_work dwork;
+	struct rcu_work rwork;
+	struct kunit *test;
+	struct wqk_tracker *tracker;
+	struct workqueue_struct *wq;
+
+	bool gated;
+	struct completion gate;
+	unsigned int burn_us;
+	unsigned int sleep_ms;
+	wqk_hook_fn hook;
+	void *data;
+
+	struct completion started;
+	struct completion finished;
+	atomic_t runs;
+	int cpu;
+	int nice;
+	bool in_softirq;
+	bool in_interrupt;
+	bool rescuer;
+	struct work_struct *current_work;
+	unsigned long ran_at;
+	int running_at_start;
+};
+
+static void wqk_probe_body(struct wqk_probe *p)
+{
+	struct wqk_tracker *t = p->tracker;
+	int running = 0;
+
+	p->cpu = raw_smp_processor_id();
+	p->nice = task_nice(current);
+	p->in_softirq = in_serving_softirq();
+	p->in_interrupt = in_interrupt();
+	p->rescuer = current_is_workqueue_rescuer();
+	p->current_work = current_work();
+	p->ran_at = jiffies;
+
+	if (t) {
+		int peak = atomic_read(&t->peak);
+
+		running = atomic_inc_return(&t->running);
+		while (running > peak &&
+		       !atomic_try_cmpxchg(&t->peak, &peak, running))
+			;
+		atomic_inc(&t->started);
+		wake_up_var(&t->started);
+	}
+	p->running_at_start = running;
+	atomic_inc(&p->runs);
+	complete(&p->started);
+
+	if (p->gated)
+		wait_for_completion(&p->gate);
+	if (p->sleep_ms)
+		msleep(p->sleep_ms);
+	if (p->burn_us)
+		udelay(p->burn_us);
+	if (p->hook)
+		p->hook(p);
+
+	if (t) {
+		atomic_dec(&t->running);
+		atomic_inc(&t->finished);
+		wake_up_var(&t->finished);
+	}
+	complete(&p->finished);
+}
+
+static void wqk_probe_fn(struct work_struct *work)
+{
+	wqk_probe_body(container_of(work, struct wqk_probe, work));
+}
+
+static void wqk_probe_dfn(struct work_struct *work)
+{
+	wqk_probe_body(container_of(to_delayed_work(work), struct wqk_probe,
+				    dwork));
+}
+
+static void wqk_probe_rfn(struct work_struct *work)
+{
+	wqk_probe_body(container_of(to_rcu_work(work), struct wqk_probe,
+				    rwork));
+}
+
+/* Test teardown: open the gate and make sure the item is gone. */
+static void wqk_probe_cleanup(void *arg)
+{
+	struct wqk_probe *p = arg;
+
+	complete_all(&p->gate);
+	cancel_work_sync(&p->work);
+	cancel_delayed_work_sync(&p->dwork);
+	flush_rcu_work(&p->rwork);
+}
+
+/*
+ * Probes for BH workqueues are initialised at their own INIT_WORK() site:
+ * lockdep keys a work item's map by that site, and one map used both in
+ * softirq and in process context is an inconsistent lock state.
+ */
+static struct wqk_probe *__wqk_probe_new(struct kunit *test,
+					 struct wqk_tracker *t, bool bh)
+{
+	struct wqk_probe *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->test = test;
+	p->tracker = t;
+	p->cpu = -1;
+	if (bh)
+		INIT_WORK(&p->work, wqk_probe_fn);
+	else
+		INIT_WORK(&p->work, wqk_probe_fn);
+	INIT_DELAYED_WORK(&p->dwork, wqk_probe_dfn);
+	INIT_RCU_WORK(&p->rwork, wqk_probe_rfn);
+	init_completion(&p->gate);
+	init_completion(&p->started);
+	init_completion(&p->finished);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+					wqk_probe_cleanup, p));
+	return p;
+}
+
+static struct wqk_probe *wqk_probe_new(struct kunit *test,
+				       struct wqk_tracker *t)
+{
+	return __wqk_probe_new(test, t, false);
+}
+
+static struct wqk_probe *wqk_bh_probe_new(struct kunit *test,
+					  struct wqk_tracker *t)
+{
+	return __wqk_probe_new(test, t, true);
+}
+
+static struct wqk_probe *wqk_gated_probe(struct kunit *test,
+					 struct wqk_tracker *t)
+{
+	struct wqk_probe *p = wqk_probe_new(test, t);
+
+	p->gated = true;
+	return p;
+}
+
+static void wqk_open(struct wqk_probe *p)
+{
+	complete_all(&p->gate);
+}
+
+static struct wqk_tracker *wqk_tracker_new(struct kunit *test)
+{
+	struct wqk_tracker *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	return t;
+}
+
+/* Wait for one completion; fail the case when it times out. */
+#define WQK_WAIT(test, comp)						\
+	KUNIT_ASSERT_GT_MSG(test, wait_for_completion_timeout(comp,	\
+			    WQK_TIMEOUT), 0, "timed out waiting for %s", #comp)
+
+/* Wait until @t counted at least @n starts (or finishes). */
+#define WQK_WAIT_STARTED(test, t, n)					\
+	KUNIT_ASSERT_GT_MSG(test, wait_var_event_timeout(&(t)->started,	\
+			    atomic_read(&(t)->started) >= (int)(n), WQK_TIMEOUT), \
+			    0, "only %d of %d items started",		\
+			    atomic_read(&(t)->started), (int)(n))
+#define WQK_WAIT_FINISHED(test, t, n)					\
+	KUNIT_ASSERT_GT_MSG(test, wait_var_event_timeout(&(t)->finished, \
+			    atomic_read(&(t)->finished) >= (int)(n), WQK_TIMEOUT), \
+			    0, "only %d of %d items finished",		\
+			    atomic_read(&(t)->finished), (int)(n))
+
+KUNIT_DEFINE_ACTION_WRAPPER(wqk_destroy_wq_action, destroy_workqueue,
+			    struct workqueue_struct *);
+
+static struct workqueue_struct *wqk_wq_new(struct kunit *test,
+					   unsigned int flags, int max_active)
+{
+	struct workqueue_struct *wq;
+
+	wq = alloc_workqueue("wqk_%lx", flags, max_active,
+			     get_random_u32() & 0xffffUL);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+					wqk_destroy_wq_action, wq));
+	return wq;
+}
+
+static struct workqueue_struct *wqk_ordered_new(struct kunit *test)
+{
+	struct workqueue_struct *wq;
+
+	wq = alloc_ordered_workqueue("wqk_ord_%x", 0, get_random_u32() & 0xffff);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+					wqk_destroy_wq_action, wq));
+	return wq;
+}
+
+/* An ordered workqueue held up by a gated item, for "pending" states. */
+static struct workqueue_struct *wqk_blocked_wq(struct kunit *test,
+					       struct wqk_probe **blocker)
+{
+	struct workqueue_struct *wq = wqk_ordered_new(test);
+
+	*blocker = wqk_gated_probe(test, NULL);
+	queue_work(wq, &(*blocker)->work);
+	WQK_WAIT(test, &(*blocker)->started);
+	return wq;
+}
+
+/* The kinds of sleepable workqueue most cases run over. */
+enum wqk_kind {
+	WQK_PERCPU,
+	WQK_HIGHPRI,
+	WQK_UNBOUND,
+	WQK_ORDERED,
+	WQK_MEM_RECLAIM,
+};
+
+static const enum wqk_kind wqk_kinds[] = {
+	WQK_PERCPU, WQK_HIGHPRI, WQK_UNBOUND, WQK_ORDERED, WQK_MEM_RECLAIM,
+};
+
+static void wqk_kind_desc(const enum wqk_kind *kind, char *desc)
+{
+	static const char * const names[] = {
+		[WQK_PERCPU] = "percpu", [WQK_HIGHPRI] = "highpri",
+		[WQK_UNBOUND] = "unbound", [WQK_ORDERED] = "ordered",
+		[WQK_MEM_RECLAIM] = "mem_reclaim",
+	};
+
+	strscpy(desc, names[*kind], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(wqk_kind, wqk_kinds, wqk_kind_desc);
+
+static struct workqueue_struct *wqk_kind_wq(struct kunit *test)
+{
+	const enum wqk_kind *kind = test->param_value;
+
+	switch (*kind) {
+	case WQK_HIGHPRI:
+		return wqk_wq_new(test, WQ_HIGHPRI, 0);
+	case WQK_UNBOUND:
+		return wqk_wq_new(test, WQ_UNBOUND, 0);
+	case WQK_ORDERED:
+		return wqk_ordered_new(test);
+	case WQK_MEM_RECLAIM:
+		return wqk_wq_new(test, WQ_MEM_RECLAIM, 0);
+	default:
+		return wqk_wq_new(test, 0, 0);
+	}
+}
+
+/* Two online CPUs, different when the machine has more than one. */
+static void wqk_two_cpus(int *a, int *b)
+{
+	*a = cpumask_first(cpu_online_mask);
+	*b = cpumask_next(*a, cpu_online_mask);
+	if (*b >= nr_cpu_ids)
+		*b = *a;
+}
+
+static int wqk_last_online_cpu(void)
+{
+	return cpumask_last(cpu_online_mask);
+}
+
+/*
+ * Kthreads that a case starts.  They park after running @fn until the case
+ * ends, so that kthread_stop() in the cleanup always finds them alive.
+ */
+struct wqk_thread {
+	struct task_struct *task;
+	void (*fn)(struct wqk_thread *th);
+	void *data;
+	int index;
+	bool running;
+	struct completion done;
+};
+
+static int wqk_thread_main(void *arg)
+{
+	struct wqk_thread *th = arg;
+
+	WRITE_ONCE(th->running, true);
+	th->fn(th);
+	complete(&th->done);
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+static void wqk_thread_stop(void *arg)
+{
+	struct wqk_thread *th = arg;
+
+	kthread_stop(th->task);
+	put_task_struct(th->task);
+}
+
+/* Start @fn in a kthread, bound to @cpu unless it is negative. */
+static struct wqk_thread *wqk_thread_run(struct kunit *test,
+					 void (*fn)(struct wqk_thread *),
+					 void *data, int index, int cpu)
+{
+	struct wqk_thread *th = kunit_kzalloc(test, sizeof(*th), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, th);
+	th->fn = fn;
+	th->data = data;
+	th->index = index;
+	init_completion(&th->done);
+	if (cpu >= 0)
+		th->task = kthread_create_on_cpu(wqk_thread_main, th, cpu,
+						 "wqk_thread/%u");
+	else
+		th->task = kthread_create(wqk_thread_main, th, "wqk_thread");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(th->task));
+	get_task_struct(th->task);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+					wqk_thread_stop, th));
+	wake_up_process(th->task);
+	return th;
+}
+
+/*
+ * Wait until @th, having started its function, sleeps uninterruptibly
+ * (inside the flush or cancel it was started for).
+ */
+static bool wqk_wait_blocked(struct wqk_thread *th)
+{
+	unsigned long deadline = jiffies + WQK_TIMEOUT;
+
+	while (time_before(jiffies, deadline)) {
+		if (READ_ONCE(th->running) && !completion_done(&th->done) &&
+		    (READ_ONCE(th->task->__state) & TASK_UNINTERRUPTIBLE))
+			return true;
+		msleep(1);
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. workqueue_queue                                                  */
+/* ------------------------------------------------------------------ */
+
+static void queue_work_returns_false_while_pending(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_ordered_new(test);
+	struct wqk_probe *blocker = wqk_gated_probe(test, NULL);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	KUNIT_EXPECT_TRUE(test, queue_work(wq, &blocker->work));
+	WQK_WAIT(test, &blocker->started);
+	KUNIT_EXPECT_TRUE(test, queue_work(wq, &p->work));
+	KUNIT_EXPECT_TRUE(test, work_pending(&p->work));
+	KUNIT_EXPECT_FALSE(test, queue_work(wq, &p->work));
+	KUNIT_EXPECT_FALSE(test, queue_work_on(raw_smp_processor_id(), wq,
+					       &p->work));
+	wqk_open(blocker);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+	KUNIT_EXPECT_FALSE(test, work_pending(&p->work));
+}
+
+static void queue_work_on_runs_on_requested_cpu(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+		KUNIT_EXPECT_TRUE(test, queue_work_on(cpu, wq, &p->work));
+		flush_work(&p->work);
+		KUNIT_EXPECT_EQ_MSG(test, p->cpu, cpu, "queued on CPU %d", cpu);
+	}
+	cpus_read_unlock();
+}
+
+static void queue_work_runs_on_queueing_cpu(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	int cpu;
+
+	cpu = get_cpu();
+	KUNIT_EXPECT_TRUE(test, queue_work(wq, &p->work));
+	put_cpu();
+	flush_work(&p->work);
+	KUNIT_EXPECT_EQ(test, p->cpu, cpu);
+}
+
+static void queue_work_node_runs_on_that_node(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 0);
+	struct workqueue_attrs *attrs;
+	struct wqk_probe *p, *blocker;
+	int node;
+
+	attrs = alloc_workqueue_attrs();
+	KUNIT_ASSERT_NOT_NULL(test, attrs);
+	attrs->affn_scope = WQ_AFFN_NUMA;
+	attrs->affn_strict = true;
+	KUNIT_EXPECT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	free_workqueue_attrs(attrs);
+
+	for_each_node_state(node, N_CPU) {
+		p = wqk_probe_new(test, NULL);
+		KUNIT_EXPECT_TRUE(test, queue_work_node(node, wq, &p->work));
+		WQK_WAIT(test, &p->finished);
+		flush_work(&p->work);
+		KUNIT_EXPECT_EQ_MSG(test, cpu_to_node(p->cpu), node,
+				    "ran on CPU %d", p->cpu);
+	}
+
+	/* Like queue_work(), it refuses an item that is already pending. */
+	wq = wqk_blocked_wq(test, &blocker);
+	p = wqk_probe_new(test, NULL);
+	node = first_node(node_states[N_CPU]);
+	KUNIT_EXPECT_TRUE(test, queue_work_node(node, wq, &p->work));
+	KUNIT_EXPECT_FALSE(test, queue_work_node(node, wq, &p->work));
+	wqk_open(blocker);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+}
+
+/* Runs on CPU a, requeued on CPU b while running: must not overlap. */
+static void wqk_requeue_elsewhere(struct wqk_probe *p)
+{
+	int *other_cpu = p->data;
+
+	if (atomic_read(&p->runs) == 1)
+		KUNIT_EXPECT_TRUE(p->test, queue_work_on(*other_cpu, p->wq,
+							 &p->work));
+	msleep(20);
+}
+
+static void item_never_runs_concurrently_with_itself(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe *p = wqk_probe_new(test, t);
+	int a, b;
+
+	wqk_two_cpus(&a, &b);
+	p->wq = wq;
+	p->data = &b;
+	p->hook = wqk_requeue_elsewhere;
+	KUNIT_EXPECT_TRUE(test, queue_work_on(a, wq, &p->work));
+	WQK_WAIT_FINISHED(test, t, 2);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
+}
+
+/* The pending bit is clear while the function runs: it may requeue. */
+static void wqk_requeue_once(struct wqk_probe *p)
+{
+	if (atomic_read(&p->runs) == 1) {
+		KUNIT_EXPECT_FALSE(p->test, work_pending(&p->work));
+		KUNIT_EXPECT_TRUE(p->test, queue_work(p->wq, &p->work));
+	}
+}
+
+static void item_may_requeue_itself(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe *p = wqk_probe_new(test, t);
+
+	p->wq = wq;
+	p->hook = wqk_requeue_once;
+	KUNIT_EXPECT_TRUE(test, queue_work(wq, &p->work));
+	WQK_WAIT_FINISHED(test, t, 2);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 2);
+}
+
+static void current_work_is_the_running_item(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	KUNIT_EXPECT_NULL(test, current_work());
+	queue_work(wq, &p->work);
+	flush_work(&p->work);
+	KUNIT_EXPECT_PTR_EQ(test, p->current_work, &p->work);
+	KUNIT_EXPECT_FALSE(test, p->in_interrupt);
+}
+
+static struct kunit_case wqk_queue_cases[] = {
+	KUNIT_CASE(queue_work_returns_false_while_pending),
+	KUNIT_CASE(queue_work_on_runs_on_requested_cpu),
+	KUNIT_CASE(queue_work_runs_on_queueing_cpu),
+	KUNIT_CASE(queue_work_node_runs_on_that_node),
+	KUNIT_CASE(item_never_runs_concurrently_with_itself),
+	KUNIT_CASE_PARAM(item_may_requeue_itself, wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(current_work_is_the_running_item, wqk_kind_gen_params),
+	{}
+};
+
+static struct kunit_suite wqk_queue_suite = {
+	.name = "workqueue_queue",
+	.test_cases = wqk_queue_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* 3. workqueue_ordered                                                */
+/* ------------------------------------------------------------------ */
+
+#define WQK_ORDER_PER_CPU	24
+
+/**
+ * struct wqk_order - queueing order versus execution order
+ * @wq: the ordered workqueue
+ * @lock: makes "take a sequence number, queue" one step
+ * @next_seq: sequence number of the next queue_work()
+ * @ran: sequence numbers in execution order
+ * @nr_ran: entries in @ran
+ */
+struct wqk_order {
+	struct workqueue_struct *wq;
+	spinlock_t lock;
+	int next_seq;
+	int *ran;
+	atomic_t nr_ran;
+};
+
+/* An item that knows its place in the queueing order. */
+struct wqk_seq_probe {
+	struct work_struct work;
+	struct wqk_order *order;
+	struct wqk_tracker *tracker;
+	int seq;
+};
+
+static void wqk_seq_fn(struct work_struct *work)
+{
+	struct wqk_seq_probe *sp = container_of(work, struct wqk_seq_probe, work);
+	struct wqk_order *o = sp->order;
+	struct wqk_tracker *t = sp->tracker;
+	int running = atomic_inc_return(&t->running);
+	int peak = atomic_read(&t->peak);
+
+	while (running > peak && !atomic_try_cmpxchg(&t->peak, &peak, running))
+		;
+	o->ran[atomic_inc_return(&o->nr_ran) - 1] = sp->seq;
+	if (sp->seq % 3 == 0)
+		usleep_range(100, 200);
+	atomic_dec(&t->running);
+	atomic_inc(&t->finished);
+	wake_up_var(&t->finished);
+}
+
+static void wqk_order_queuer(struct wqk_thread *th)
+{
+	struct wqk_seq_probe *items = th->data;
+	struct wqk_order *o = items[0].order;
+	int i;
+
+	for (i = 0; i < WQK_ORDER_PER_CPU; i++) {
+		struct wqk_seq_probe *sp = &items[th->index * WQK_ORDER_PER_CPU + i];
+
+		spin_lock(&o->lock);
+		sp->seq = o->next_seq++;
+		queue_work(o->wq, &sp->work);
+		spin_unlock(&o->lock);
+		if (i % 4 == 0)
+			cond_resched();
+	}
+}
+
+static void ordered_runs_in_queueing_order_from_all_cpus(struct kunit *test)
+{
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_order *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	int nr_cpus = num_online_cpus(), n = nr_cpus * WQK_ORDER_PER_CPU;
+	struct wqk_seq_probe *items;
+	int cpu, i = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	items = kunit_kcalloc(test, n, sizeof(*items), GFP_KERNEL);
+	o->ran = kunit_kcalloc(test, n, sizeof(int), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, items);
+	KUNIT_ASSERT_NOT_NULL(test, o->ran);
+	o->wq = wqk_ordered_new(test);
+	spin_lock_init(&o->lock);
+	for (i = 0; i < n; i++) {
+		INIT_WORK(&items[i].work, wqk_seq_fn);
+		items[i].order = o;
+		items[i].tracker = t;
+	}
+
+	i = 0;
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		wqk_thread_run(test, wqk_order_queuer, items, i++, cpu);
+	cpus_read_unlock();
+	WQK_WAIT_FINISHED(test, t, n);
+	flush_workqueue(o->wq);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr_ran), n);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, o->ran[i], i, "position %d", i);
+}
+
+static void ordered_runs_one_at_a_time_when_items_sleep(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_ordered_new(test);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	int i, a, b;
+
+	wqk_two_cpus(&a, &b);
+	for (i = 0; i < 8; i++) {
+		struct wqk_probe *p = wqk_probe_new(test, t);
+
+		p->sleep_ms = 2;
+		queue_work_on(i % 2 ? a : b, wq, &p->work);
+	}
+	WQK_WAIT_FINISHED(test, t, 8);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
+}
+
+/* Queue @n gated items on @cpu, let them all run, return the tracker. */
+static struct wqk_tracker *wqk_run_gated(struct kunit *test,
+					 struct workqueue_struct *wq,
+					 int n, int cpu, int expect_started)
+{
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe **ps = kunit_kcalloc(test, n, sizeof(*ps), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, ps);
+	for (i = 0; i < n; i++) {
+		ps[i] = wqk_gated_probe(test, t);
+		KUNIT_EXPECT_TRUE(test, queue_work_on(cpu, wq, &ps[i]->work));
+	}
+	WQK_WAIT_STARTED(test, t, expect_started);
+	msleep(WQK_SETTLE_MS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->started), expect_started);
+	for (i = 0; i < n; i++)
+		wqk_open(ps[i]);
+	WQK_WAIT_FINISHED(test, t, n);
+	return t;
+}
+
+static void max_active_bounds_items_in_flight(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 2);
+	struct wqk_tracker *t;
+
+	t = wqk_run_gated(test, wq, 6, raw_smp_processor_id(), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 2);
+}
+
+static void unbound_max_active_bounds_items_in_flight(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 3);
+	struct wqk_tracker *t;
+
+	t = wqk_run_gated(test, wq, 8, WORK_CPU_UNBOUND, 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 3);
+}
+
+static void set_max_active_changes_the_bound(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 4);
+	struct wqk_tracker *t;
+
+	workqueue_set_max_active(wq, 1);
+	t = wqk_run_gated(test, wq, 4, raw_smp_processor_id(), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
+	workqueue_set_max_active(wq, 3);
+	t = wqk_run_gated(test, wq, 5, raw_smp_processor_id(), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 3);
+}
+
+/*
+ * min_active: with one node's items holding all of max_active, an item
+ * queued from another node still starts.
+ */
+static void min_active_lets_every_node_progress(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 2);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe *late = wqk_gated_probe(test, NULL);
+	int i, cpu_a = -1, cpu_b = -1, cpu;
+
+	for_each_online_cpu(cpu) {
+		if (cpu_a < 0)
+			cpu_a = cpu;
+		else if (cpu_b < 0 && cpu_to_node(cpu) != cpu_to_node(cpu_a))
+			cpu_b = cpu;
+	}
+	if (cpu_b < 0)
+		kunit_skip(test, "needs online CPUs on two NUMA nodes");
+
+	workqueue_set_min_active(wq, 1);
+	for (i = 0; i < 4; i++)
+		queue_work_on(cpu_a, wq, &wqk_gated_probe(test, t)->work);
+	WQK_WAIT_STARTED(test, t, 1);
+	KUNIT_EXPECT_TRUE(test, queue_work_on(cpu_b, wq, &late->work));
+	WQK_WAIT(test, &late->started);
+	KUNIT_EXPECT_LE(test, atomic_read(&t->started), 2);
+}
+
+static struct kunit_case wqk_ordered_cases[] = {
+	KUNIT_CASE(ordered_runs_in_queueing_order_from_all_cpus),
+	KUNIT_CASE(ordered_runs_one_at_a_time_when_items_sleep),
+	KUNIT_CASE(max_active_bounds_items_in_flight),
+	KUNIT_CASE(unbound_max_active_bounds_items_in_flight),
+	KUNIT_CASE(set_max_active_changes_the_bound),
+	KUNIT_CASE(min_active_lets_every_node_progress),
+	{}
+};
+
+static struct kunit_suite wqk_ordered_suite = {
+	.name = "workqueue_ordered",
+	.test_cases = wqk_ordered_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* 4. workqueue_concurrency                                            */
+/* ------------------------------------------------------------------ */
+
+static void sleeping_item_lets_the_next_one_start(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_probe *a = wqk_gated_probe(test, NULL);
+	struct wqk_probe *b = wqk_probe_new(test, NULL);
+	int cpu = raw_smp_processor_id();
+
+	KUNIT_EXPECT_TRUE(test, queue_work_on(cpu, wq, &a->work));
+	WQK_WAIT(test, &a->started);
+	KUNIT_EXPECT_TRUE(test, queue_work_on(cpu, wq, &b->work));
+	WQK_WAIT(test, &b->finished);
+	KUNIT_EXPECT_FALSE(test, completion_done(&a->finished));
+	KUNIT_EXPECT_EQ(test, b->cpu, cpu);
+	wqk_open(a);
+	WQK_WAIT(test, &a->finished);
+}
+
+static void sleeping_items_get_enough_workers(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe *ps[8];
+	int i, cpu = raw_smp_processor_id();
+
+	for (i = 0; i < ARRAY_SIZE(ps); i++) {
+		ps[i] = wqk_gated_probe(test, t);
+		queue_work_on(cpu, wq, &ps[i]->work);
+	}
+	WQK_WAIT_STARTED(test, t, ARRAY_SIZE(ps));
+	for (i = 0; i < ARRAY_SIZE(ps); i++)
+		wqk_open(ps[i]);
+	WQK_WAIT_FINISHED(test, t, ARRAY_SIZE(ps));
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), (int)ARRAY_SIZE(ps));
+}
+
+/*
+ * Items that never sleep, queued on one CPU from two workqueues sharing
+ * the CPU's pool: the pool keeps one of them running at a time.
+ */
+static void cpu_bound_items_on_one_cpu_do_not_overlap(struct kunit *test)
+{
+	struct workqueue_struct *wq1 = wqk_wq_new(test, 0, 0);
+	struct workqueue_struct *wq2 = wqk_wq_new(test, 0, 0);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	int i, cpu = wqk_last_online_cpu();
+
+	for (i = 0; i < 8; i++) {
+		struct wqk_probe *p = wqk_probe_new(test, t);
+
+		p->burn_us = 500;
+		queue_work_on(cpu, i % 2 ? wq1 : wq2, &p->work);
+	}
+	WQK_WAIT_FINISHED(test, t, 8);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
+}
+
+/* Spin (without sleeping) until the probe in ->data has started. */
+static void wqk_spin_until_other_started(struct wqk_probe *p)
+{
+	struct wqk_probe *other = p->data;
+	unsigned long deadline = jiffies + WQK_TIMEOUT;
+
+	while (!completion_done(&other->started) &&
+	       time_before(jiffies, deadline)) {
+		cpu_relax();
+		cond_resched();
+	}
+}
+
+static void cpu_intensive_item_does_not_hold_others_back(struct kunit *test)
+{
+	struct workqueue_struct *hog_wq = wqk_wq_new(test, WQ_CPU_INTENSIVE, 0);
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_probe *hog = wqk_probe_new(test, NULL);
+	struct wqk_probe *b = wqk_probe_new(test, NULL);
+	int cpu = wqk_last_online_cpu();
+
+	hog->hook = wqk_spin_until_other_started;
+	hog->data = b;
+	queue_work_on(cpu, hog_wq, &hog->work);
+	WQK_WAIT(test, &hog->started);
+	queue_work_on(cpu, wq, &b->work);
+	WQK_WAIT(test, &b->finished);
+	WQK_WAIT(test, &hog->finished);
+	KUNIT_EXPECT_EQ(test, b->cpu, cpu);
+	KUNIT_EXPECT_EQ(test, hog->cpu, cpu);
+}
+
+static void highpri_items_run_at_nice_minus_20(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_HIGHPRI, 0);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	struct wqk_probe *s = wqk_probe_new(test, NULL);
+
+	queue_work(wq, &p->work);
+	queue_work(system_highpri_wq, &s->work);
+	flush_work(&p->work);
+	flush_work(&s->work);
+	KUNIT_EXPECT_EQ(test, p->nice, MIN_NICE);
+	KUNIT_EXPECT_EQ(test, s->nice, MIN_NICE);
+}
+
+static void normal_items_run_at_nice_0(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	struct wqk_probe *u = wqk_probe_new(test, NULL);
+
+	queue_work(wq, &p->work);
+	queue_work(system_unbound_wq, &u->work);
+	flush_work(&p->work);
+	flush_work(&u->work);
+	KUNIT_EXPECT_EQ(test, p->nice, 0);
+	KUNIT_EXPECT_EQ(test, u->nice, 0);
+}
+
+static struct kunit_case wqk_concurrency_cases[] = {
+	KUNIT_CASE(sleeping_item_lets_the_next_one_start),
+	KUNIT_CASE(sleeping_items_get_enough_workers),
+	KUNIT_CASE(cpu_bound_items_on_one_cpu_do_not_overlap),
+	KUNIT_CASE(cpu_intensive_item_does_not_hold_others_back),
+	KUNIT_CASE(highpri_items_run_at_nice_minus_20),
+	KUNIT_CASE(normal_items_run_at_nice_0),
+	{}
+};
+
+static struct kunit_suite wqk_concurrency_suite = {
+	.name = "workqueue_concurrency",
+	.test_cases = wqk_concurrency_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* 5. workqueue_flush                                                  */
+/* ------------------------------------------------------------------ */
+
+/* What a waiter thread does, and what it saw when it came back. */
+enum wqk_wait_op {
+	WQK_FLUSH_WORKQUEUE,
+	WQK_FLUSH_WORK,
+	WQK_FLUSH_DELAYED,
+	WQK_CANCEL_SYNC,
+	WQK_CANCEL_DELAYED_SYNC,
+	WQK_DISABLE_SYNC,
+};
+
+struct wqk_waiter {
+	enum wqk_wait_op op;
+	struct workqueue_struct *wq;
+	struct wqk_probe *p;
+	bool ret;
+	bool probe_finished;	/* ->p had finished when the call returned */
+	struct wqk_thread *th;
+};
+
+static void wqk_waiter_fn(struct wqk_thread *th)
+{
+	struct wqk_waiter *w = th->data;
+
+	switch (w->op) {
+	case WQK_FLUSH_WORKQUEUE:
+		flush_workqueue(w->wq);
+		w->ret = true;
+		break;
+	case WQK_FLUSH_WORK:
+		w->ret = flush_work(&w->p->work);
+		break;
+	case WQK_FLUSH_DELAYED:
+		w->ret = flush_delayed_work(&w->p->dwork);
+		break;
+	case WQK_CANCEL_SYNC:
+		w->ret = cancel_work_sync(&w->p->work);
+		break;
+	case WQK_CANCEL_DELAYED_SYNC:
+		w->ret = cancel_delayed_work_sync(&w->p->dwork);
+		break;
+	case WQK_DISABLE_SYNC:
+		w->ret = disable_work_sync(&w->p->work);
+		break;
+	}
+	if (w->p)
+		w->probe_finished = completion_done(&w->p->finished);
+}
+
+/* Start a waiter and return once it is blocked in its call. */
+static struct wqk_waiter *wqk_waiter_start(struct kunit *test,
+					   enum wqk_wait_op op,
+					   struct workqueue_struct *wq,
+					   struct wqk_probe *p)
+{
+	struct wqk_waiter *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->op = op;
+	w->wq = wq;
+	w->p = p;
+	w->th = wqk_thread_run(test, wqk_waiter_fn, w, 0, -1);
+	KUNIT_ASSERT_TRUE_MSG(test, wqk_wait_blocked(w->th),
+			      "waiter returned without waiting");
+	KUNIT_EXPECT_FALSE(test, completion_done(&w->th->done));
+	return w;
+}
+
+static void flush_workqueue_waits_for_every_earlier_item(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		struct wqk_probe *p = wqk_probe_new(test, t);
+
+		p->sleep_ms = 1 + i % 3;
+		queue_work(wq, &p->work);
+	}
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->finished), 6);
+}
+
+static void flush_workqueue_does_not_wait_for_later_items(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *early = wqk_gated_probe(test, NULL);
+	struct wqk_probe *late = wqk_gated_probe(test, NULL);
+	struct wqk_waiter *w;
+
+	queue_work(wq, &early->work);
+	WQK_WAIT(test, &early->started);
+	w = wqk_waiter_start(test, WQK_FLUSH_WORKQUEUE, wq, NULL);
+	queue_work(wq, &late->work);
+	wqk_open(early);
+	WQK_WAIT(test, &w->th->done);
+	KUNIT_EXPECT_FALSE(test, completion_done(&late->finished));
+	wqk_open(late);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&late->runs), 1);
+}
+
+static void flush_work_on_idle_item_returns_false(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	KUNIT_EXPECT_FALSE(test, flush_work(&p->work));
+	queue_work(wq, &p->work);
+	WQK_WAIT(test, &p->finished);
+	flush_work(&p->work);
+	KUNIT_EXPECT_FALSE(test, flush_work(&p->work));
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+}
+
+static void flush_work_waits_for_pending_item(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_ordered_new(test);
+	struct wqk_probe *blocker = wqk_gated_probe(test, NULL);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	struct wqk_waiter *w;
+
+	queue_work(wq, &blocker->work);
+	WQK_WAIT(test, &blocker->started);
+	queue_work(wq, &p->work);
+	w = wqk_waiter_start(test, WQK_FLUSH_WORK, wq, p);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 0);
+	wqk_open(blocker);
+	WQK_WAIT(test, &w->th->done);
+	KUNIT_EXPECT_TRUE(test, w->ret);
+	KUNIT_EXPECT_TRUE(test, w->probe_finished);
+}
+
+static void flush_work_waits_for_running_item(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_gated_probe(test, NULL);
+	struct wqk_waiter *w;
+
+	queue_work(wq, &p->work);
+	WQK_WAIT(test, &p->started);
+	w = wqk_waiter_start(test, WQK_FLUSH_WORK, wq, p);
+	wqk_open(p);
+	WQK_WAIT(test, &w->th->done);
+	KUNIT_EXPECT_TRUE(test, w->ret);
+	KUNIT_EXPECT_TRUE(test, w->probe_finished);
+}
+
+/* Requeue until told to stop (->data points at the stop flag). */
+static void wqk_requeue_until_stopped(struct wqk_probe *p)
+{
+	bool *stop = p->data;
+
+	if (!READ_ONCE(*stop)) {
+		usleep_range(200, 400);
+		queue_work(p->wq, &p->work);
+	}
+}
+
+static void flush_work_does_not_wait_for_requeued_instances(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	struct wqk_thread *th;
+	struct wqk_waiter *w;
+	bool stop = false;
+
+	p->wq = wq;
+	p->data = &stop;
+	p->hook = wqk_requeue_until_stopped;
+	queue_work(wq, &p->work);
+	WQK_WAIT(test, &p->started);
+
+	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->op = WQK_FLUSH_WORK;
+	w->p = p;
+	th = wqk_thread_run(test, wqk_waiter_fn, w, 0, -1);
+	WQK_WAIT(test, &th->done);
+	KUNIT_EXPECT_TRUE(test, w->ret);
+	KUNIT_EXPECT_GE(test, atomic_read(&p->runs), 1);
+	WRITE_ONCE(stop, true);
+	cancel_work_sync(&p->work);
+}
+
+/* Requeue until ->runs reaches the count in ->data. */
+static void wqk_requeue_chain(struct wqk_probe *p)
+{
+	int *len = p->data;
+
+	if (atomic_read(&p->runs) < *len)
+		KUNIT_EXPECT_TRUE(p->test, queue_work(p->wq, &p->work));
+}
+
+static void drain_workqueue_runs_a_requeueing_chain_to_its_end(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	int len = 20;
+
+	p->wq = wq;
+	p->data = &len;
+	p->hook = wqk_requeue_chain;
+	queue_work(wq, &p->work);
+	drain_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), len);
+	KUNIT_EXPECT_FALSE(test, work_pending(&p->work));
+	/* The workqueue takes new items again once drained. */
+	KUNIT_EXPECT_TRUE(test, queue_work(wq, &p->work));
+	flush_workqueue(wq);
+}
+
+static void flush_delayed_work_runs_a_pending_item_now(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	KUNIT_EXPECT_FALSE(test, flush_delayed_work(&p->dwork));
+	KUNIT_EXPECT_TRUE(test, queue_delayed_work(wq, &p->dwork, 3600 * HZ));
+	/* It may already have finished when the flush looks: no return check. */
+	flush_delayed_work(&p->dwork);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+	KUNIT_EXPECT_FALSE(test, delayed_work_pending(&p->dwork));
+}
+
+static struct kunit_case wqk_flush_cases[] = {
+	KUNIT_CASE_PARAM(flush_workqueue_waits_for_every_earlier_item,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(flush_workqueue_does_not_wait_for_later_items,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(flush_work_on_idle_item_returns_false,
+			 wqk_kind_gen_params),
+	KUNIT_CASE(flush_work_waits_for_pending_item),
+	KUNIT_CASE_PARAM(flush_work_waits_for_running_item, wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(flush_work_does_not_wait_for_requeued_instances,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(drain_workqueue_runs_a_requeueing_chain_to_its_end,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(flush_delayed_work_runs_a_pending_item_now,
+			 wqk_kind_gen_params),
+	{}
+};
+
+static struct kunit_suite wqk_flush_suite = {
+	.name = "workqueue_flush",
+	.test_cases = wqk_flush_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* 6. workqueue_cancel                                                 */
+/* ------------------------------------------------------------------ */
+
+static void cancel_work_removes_a_pending_item(struct kunit *test)
+{
+	struct wqk_probe *blocker, *p = wqk_probe_new(test, NULL);
+	struct workqueue_struct *wq = wqk_blocked_wq(test, &blocker);
+
+	KUNIT_EXPECT_FALSE(test, cancel_work(&p->work));
+	queue_work(wq, &p->work);
+	KUNIT_EXPECT_TRUE(test, cancel_work(&p->work));
+	KUNIT_EXPECT_FALSE(test, work_pending(&p->work));
+	wqk_open(blocker);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 0);
+	/* A cancelled item can be queued again. */
+	KUNIT_EXPECT_TRUE(test, queue_work(wq, &p->work));
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+}
+
+static void cancel_work_sync_removes_a_pending_item(struct kunit *test)
+{
+	struct wqk_probe *blocker, *p = wqk_probe_new(test, NULL);
+	struct workqueue_struct *wq = wqk_blocked_wq(test, &blocker);
+
+	queue_work(wq, &p->work);
+	KUNIT_EXPECT_TRUE(test, cancel_work_sync(&p->work));
+	KUNIT_EXPECT_FALSE(test, cancel_work_sync(&p->work));
+	wqk_open(blocker);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 0);
+}
+
+static void cancel_work_sync_waits_for_a_running_item(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_gated_probe(test, NULL);
+	struct wqk_waiter *w;
+
+	queue_work(wq, &p->work);
+	WQK_WAIT(test, &p->started);
+	w = wqk_waiter_start(test, WQK_CANCEL_SYNC, wq, p);
+	wqk_open(p);
+	WQK_WAIT(test, &w->th->done);
+	KUNIT_EXPECT_FALSE(test, w->ret);
+	KUNIT_EXPECT_TRUE(test, w->probe_finished);
+}
+
+static void cancel_work_sync_stops_a_requeueing_item(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	bool stop = false;
+	int runs;
+
+	p->wq = wq;
+	p->data = &stop;
+	p->hook = wqk_requeue_until_stopped;
+	queue_work(wq, &p->work);
+	WQK_WAIT(test, &p->started);
+	cancel_work_sync(&p->work);
+	runs = atomic_read(&p->runs);
+	KUNIT_EXPECT_FALSE(test, work_pending(&p->work));
+	msleep(WQK_SETTLE_MS);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), runs);
+}
+
+static void cancel_delayed_work_stops_the_timer(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	KUNIT_EXPECT_FALSE(test, cancel_delayed_work(&p->dwork));
+	KUNIT_EXPECT_TRUE(test, queue_delayed_work(wq, &p->dwork, 3600 * HZ));
+	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&p->dwork));
+	KUNIT_EXPECT_TRUE(test, cancel_delayed_work(&p->dwork));
+	KUNIT_EXPECT_FALSE(test, delayed_work_pending(&p->dwork));
+	KUNIT_EXPECT_FALSE(test, timer_pending(&p->dwork.timer));
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 0);
+}
+
+static void cancel_delayed_work_sync_waits_for_a_running_item(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_gated_probe(test, NULL);
+	struct wqk_waiter *w;
+
+	queue_delayed_work(wq, &p->dwork, 1);
+	WQK_WAIT(test, &p->started);
+	w = wqk_waiter_start(test, WQK_CANCEL_DELAYED_SYNC, wq, p);
+	wqk_open(p);
+	WQK_WAIT(test, &w->th->done);
+	KUNIT_EXPECT_FALSE(test, w->ret);
+	KUNIT_EXPECT_TRUE(test, w->probe_finished);
+}
+
+static void queue_delayed_work_returns_false_while_pending(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	KUNIT_EXPECT_TRUE(test, queue_delayed_work(wq, &p->dwork, 3600 * HZ));
+	KUNIT_EXPECT_FALSE(test, queue_delayed_work(wq, &p->dwork, 0));
+	KUNIT_EXPECT_TRUE(test, cancel_delayed_work_sync(&p->dwork));
+}
+
+static void mod_delayed_work_shortens_the_delay(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	queue_delayed_work(wq, &p->dwork, 3600 * HZ);
+	KUNIT_EXPECT_TRUE(test, mod_delayed_work(wq, &p->dwork, 0));
+	WQK_WAIT(test, &p->finished);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+}
+
+static void mod_delayed_work_lengthens_the_delay(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	queue_delayed_work(wq, &p->dwork, 2);
+	KUNIT_EXPECT_TRUE(test, mod_delayed_work(wq, &p->dwork, 3600 * HZ));
+	msleep(WQK_SETTLE_MS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 0);
+	KUNIT_EXPECT_TRUE(test, cancel_delayed_work_sync(&p->dwork));
+}
+
+static void mod_delayed_work_queues_an_idle_item(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	KUNIT_EXPECT_FALSE(test, mod_delayed_work(wq, &p->dwork, 0));
+	WQK_WAIT(test, &p->finished);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+}
+
+static const unsigned long wqk_delays[] = { 1, 2, 5, 13 };
+
+static void delayed_items_never_run_early(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *ps[ARRAY_SIZE(wqk_delays)];
+	unsigned long queued_at[ARRAY_SIZE(wqk_delays)];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ps); i++) {
+		ps[i] = wqk_probe_new(test, NULL);
+		queued_at[i] = jiffies;
+		queue_delayed_work(wq, &ps[i]->dwork, wqk_delays[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(ps); i++) {
+		WQK_WAIT(test, &ps[i]->finished);
+		KUNIT_EXPECT_GE_MSG(test, ps[i]->ran_at - queued_at[i],
+				    wqk_delays[i], "delay %lu jiffies",
+				    wqk_delays[i]);
+	}
+}
+
+static void wqk_check_grace_period(struct wqk_probe *p)
+{
+	unsigned long *cookie = p->data;
+
+	KUNIT_EXPECT_TRUE(p->test, poll_state_synchronize_rcu(*cookie));
+}
+
+static void queue_rcu_work_runs_after_a_grace_period(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	unsigned long cookie;
+
+	p->data = &cookie;
+	p->hook = wqk_check_grace_period;
+	cookie = get_state_synchronize_rcu();
+	KUNIT_EXPECT_TRUE(test, queue_rcu_work(wq, &p->rwork));
+	KUNIT_EXPECT_FALSE(test, queue_rcu_work(wq, &p->rwork));
+	WQK_WAIT(test, &p->finished);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+}
+
+static void flush_rcu_work_waits_for_the_item(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	KUNIT_EXPECT_FALSE(test, flush_rcu_work(&p->rwork));
+	queue_rcu_work(wq, &p->rwork);
+	KUNIT_EXPECT_TRUE(test, flush_rcu_work(&p->rwork));
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+}
+
+static struct kunit_case wqk_cancel_cases[] = {
+	KUNIT_CASE(cancel_work_removes_a_pending_item),
+	KUNIT_CASE(cancel_work_sync_removes_a_pending_item),
+	KUNIT_CASE_PARAM(cancel_work_sync_waits_for_a_running_item,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(cancel_work_sync_stops_a_requeueing_item,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(cancel_delayed_work_stops_the_timer,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(cancel_delayed_work_sync_waits_for_a_running_item,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(queue_delayed_work_returns_false_while_pending,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(mod_delayed_work_shortens_the_delay,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(mod_delayed_work_lengthens_the_delay,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(mod_delayed_work_queues_an_idle_item,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(delayed_items_never_run_early, wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(queue_rcu_work_runs_after_a_grace_period,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(flush_rcu_work_waits_for_the_item, wqk_kind_gen_params),
+	{}
+};
+
+static struct kunit_suite wqk_cancel_suite = {
+	.name = "workqueue_cancel",
+	.test_cases = wqk_cancel_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* 7. workqueue_disable                                                */
+/* ------------------------------------------------------------------ */
+
+static void disabled_item_cannot_be_queued(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	KUNIT_EXPECT_FALSE(test, disable_work(&p->work));
+	KUNIT_EXPECT_FALSE(test, queue_work(wq, &p->work));
+	KUNIT_EXPECT_FALSE(test, work_pending(&p->work));
+	KUNIT_EXPECT_TRUE(test, enable_work(&p->work));
+	KUNIT_EXPECT_TRUE(test, queue_work(wq, &p->work));
+	flush_work(&p->work);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+}
+
+static void disable_work_nests(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	disable_work(&p->work);
+	disable_work(&p->work);
+	KUNIT_EXPECT_FALSE(test, enable_work(&p->work));
+	KUNIT_EXPECT_FALSE(test, queue_work(wq, &p->work));
+	KUNIT_EXPECT_TRUE(test, enable_work(&p->work));
+	KUNIT_EXPECT_TRUE(test, queue_work(wq, &p->work));
+	flush_work(&p->work);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+}
+
+static void disable_work_cancels_a_pending_item(struct kunit *test)
+{
+	struct wqk_probe *blocker, *p = wqk_probe_new(test, NULL);
+	struct workqueue_struct *wq = wqk_blocked_wq(test, &blocker);
+
+	queue_work(wq, &p->work);
+	KUNIT_EXPECT_TRUE(test, disable_work(&p->work));
+	wqk_open(blocker);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 0);
+	KUNIT_EXPECT_TRUE(test, enable_work(&p->work));
+}
+
+static void disable_work_sync_waits_for_a_running_item(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_gated_probe(test, NULL);
+	struct wqk_waiter *w;
+
+	queue_work(wq, &p->work);
+	WQK_WAIT(test, &p->started);
+	w = wqk_waiter_start(test, WQK_DISABLE_SYNC, wq, p);
+	wqk_open(p);
+	WQK_WAIT(test, &w->th->done);
+	KUNIT_EXPECT_FALSE(test, w->ret);
+	KUNIT_EXPECT_TRUE(test, w->probe_finished);
+	KUNIT_EXPECT_FALSE(test, queue_work(wq, &p->work));
+	KUNIT_EXPECT_TRUE(test, enable_work(&p->work));
+}
+
+static void disable_delayed_work_cancels_the_timer(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	queue_delayed_work(wq, &p->dwork, 3600 * HZ);
+	KUNIT_EXPECT_TRUE(test, disable_delayed_work(&p->dwork));
+	KUNIT_EXPECT_FALSE(test, timer_pending(&p->dwork.timer));
+	KUNIT_EXPECT_FALSE(test, queue_delayed_work(wq, &p->dwork, 0));
+	KUNIT_EXPECT_FALSE(test, disable_delayed_work_sync(&p->dwork));
+	KUNIT_EXPECT_FALSE(test, enable_delayed_work(&p->dwork));
+	KUNIT_EXPECT_TRUE(test, enable_delayed_work(&p->dwork));
+	KUNIT_EXPECT_TRUE(test, queue_delayed_work(wq, &p->dwork, 0));
+	flush_delayed_work(&p->dwork);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+}
+
+static void enable_and_queue_work_queues_when_enabled(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	disable_work(&p->work);
+	disable_work(&p->work);
+	KUNIT_EXPECT_FALSE(test, enable_and_queue_work(wq, &p->work));
+	KUNIT_EXPECT_FALSE(test, work_pending(&p->work));
+	KUNIT_EXPECT_TRUE(test, enable_and_queue_work(wq, &p->work));
+	flush_work(&p->work);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+}
+
+static struct kunit_case wqk_disable_cases[] = {
+	KUNIT_CASE_PARAM(disabled_item_cannot_be_queued, wqk_kind_gen_params),
+	KUNIT_CASE(disable_work_nests),
+	KUNIT_CASE(disable_work_cancels_a_pending_item),
+	KUNIT_CASE_PARAM(disable_work_sync_waits_for_a_running_item,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(disable_delayed_work_cancels_the_timer,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(enable_and_queue_work_queues_when_enabled,
+			 wqk_kind_gen_params),
+	{}
+};
+
+static struct kunit_suite wqk_disable_suite = {
+	.name = "workqueue_disable",
+	.test_cases = wqk_disable_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* 8. workqueue_bh                                                     */
+/* ------------------------------------------------------------------ */
+
+enum wqk_bh_kind { WQK_SYSTEM_BH, WQK_SYSTEM_BH_HIGHPRI, WQK_BH, WQK_BH_HIGHPRI };
+
+static const enum wqk_bh_kind wqk_bh_kinds[] = {
+	WQK_SYSTEM_BH, WQK_SYSTEM_BH_HIGHPRI, WQK_BH, WQK_BH_HIGHPRI,
+};
+
+static void wqk_bh_kind_desc(const enum wqk_bh_kind *kind, char *desc)
+{
+	static const char * const names[] = {
+		[WQK_SYSTEM_BH] = "system_bh_wq",
+		[WQK_SYSTEM_BH_HIGHPRI] = "system_bh_highpri_wq",
+		[WQK_BH] = "WQ_BH", [WQK_BH_HIGHPRI] = "WQ_BH|WQ_HIGHPRI",
+	};
+
+	strscpy(desc, names[*kind], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(wqk_bh_kind, wqk_bh_kinds, wqk_bh_kind_desc);
+
+static struct workqueue_struct *wqk_bh_wq(struct kunit *test)
+{
+	const enum wqk_bh_kind *kind = test->param_value;
+
+	switch (*kind) {
+	case WQK_SYSTEM_BH:
+		return system_bh_wq;
+	case WQK_SYSTEM_BH_HIGHPRI:
+		return system_bh_highpri_wq;
+	case WQK_BH:
+		return wqk_wq_new(test, WQ_BH, 0);
+	default:
+		return wqk_wq_new(test, WQ_BH | WQ_HIGHPRI, 0);
+	}
+}
+
+static void bh_items_run_in_softirq_on_the_queueing_cpu(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_bh_wq(test);
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct wqk_probe *p = wqk_bh_probe_new(test, NULL);
+
+		KUNIT_EXPECT_TRUE(test, queue_work_on(cpu, wq, &p->work));
+		WQK_WAIT(test, &p->finished);
+		flush_work(&p->work);
+		KUNIT_EXPECT_TRUE(test, p->in_softirq);
+		KUNIT_EXPECT_EQ(test, p->cpu, cpu);
+	}
+	cpus_read_unlock();
+}
+
+static void flush_workqueue_on_bh_workqueue(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_BH, 0);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	int i;
+
+	for (i = 0; i < 8; i++)
+		queue_work(wq, &wqk_bh_probe_new(test, t)->work);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->finished), 8);
+}
+
+static void cancel_work_on_pending_bh_item(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_bh_wq(test);
+	struct wqk_probe *p = wqk_bh_probe_new(test, NULL);
+	bool queued, cancelled;
+
+	local_bh_disable();
+	queued = queue_work(wq, &p->work);
+	cancelled = cancel_work(&p->work);
+	local_bh_enable();
+	KUNIT_EXPECT_TRUE(test, queued);
+	KUNIT_EXPECT_TRUE(test, cancelled);
+	KUNIT_EXPECT_FALSE(test, cancel_work_sync(&p->work));
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 0);
+}
+
+static void cancel_work_sync_on_running_bh_item(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_bh_wq(test);
+	struct wqk_probe *p = wqk_bh_probe_new(test, NULL);
+	int a, b;
+
+	wqk_two_cpus(&a, &b);
+	p->burn_us = 2000;
+	queue_work_on(b, wq, &p->work);
+	WQK_WAIT(test, &p->started);
+	KUNIT_EXPECT_FALSE(test, cancel_work_sync(&p->work));
+	KUNIT_EXPECT_TRUE(test, completion_done(&p->finished));
+	KUNIT_EXPECT_EQ(test, work_busy(&p->work), 0U);
+}
+
+static void disable_work_on_bh_item_from_atomic_context(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_bh_wq(test);
+	struct wqk_probe *p = wqk_bh_probe_new(test, NULL);
+	bool disabled;
+
+	local_bh_disable();
+	queue_work(wq, &p->work);
+	disabled = disable_work(&p->work);
+	local_bh_enable();
+	KUNIT_EXPECT_TRUE(test, disabled);
+	KUNIT_EXPECT_FALSE(test, queue_work(wq, &p->work));
+	KUNIT_EXPECT_TRUE(test, enable_work(&p->work));
+	KUNIT_EXPECT_TRUE(test, queue_work(wq, &p->work));
+	flush_work(&p->work);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+}
+
+static struct kunit_case wqk_bh_cases[] = {
+	KUNIT_CASE_PARAM(bh_items_run_in_softirq_on_the_queueing_cpu,
+			 wqk_bh_kind_gen_params),
+	KUNIT_CASE(flush_workqueue_on_bh_workqueue),
+	KUNIT_CASE_PARAM(cancel_work_on_pending_bh_item, wqk_bh_kind_gen_params),
+	KUNIT_CASE_PARAM(cancel_work_sync_on_running_bh_item,
+			 wqk_bh_kind_gen_params),
+	KUNIT_CASE_PARAM(disable_work_on_bh_item_from_atomic_context,
+			 wqk_bh_kind_gen_params),
+	{}
+};
+
+static struct kunit_suite wqk_bh_suite = {
+	.name = "workqueue_bh",
+	.test_cases = wqk_bh_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* 9. workqueue_unbound                                                */
+/* ------------------------------------------------------------------ */
+
+static struct workqueue_attrs *wqk_attrs_new(struct kunit *test)
+{
+	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
+
+	KUNIT_ASSERT_NOT_NULL(test, attrs);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+			(kunit_action_t *)free_workqueue_attrs, attrs));
+	return attrs;
+}
+
+/* Run one item on @wq, queued on @cpu, and return its probe. */
+static struct wqk_probe *__wqk_run_one(struct kunit *test,
+				       struct workqueue_struct *wq, int cpu,
+				       bool bh)
+{
+	struct wqk_probe *p = __wqk_probe_new(test, NULL, bh);
+
+	KUNIT_EXPECT_TRUE(test, queue_work_on(cpu, wq, &p->work));
+	WQK_WAIT(test, &p->finished);
+	flush_work(&p->work);
+	return p;
+}
+
+static struct wqk_probe *wqk_run_one(struct kunit *test,
+				     struct workqueue_struct *wq, int cpu)
+{
+	return __wqk_run_one(test, wq, cpu, false);
+}
+
+static void unbound_nice_attribute_applies_to_workers(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 0);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	static const int nices[] = { 5, -5, 19, 0 };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(nices); i++) {
+		attrs->nice = nices[i];
+		KUNIT_EXPECT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+		KUNIT_EXPECT_EQ(test, wqk_run_one(test, wq,
+						  WORK_CPU_UNBOUND)->nice, nices[i]);
+	}
+}
+
+static void unbound_highpri_items_run_at_nice_minus_20(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND | WQ_HIGHPRI, 0);
+
+	KUNIT_EXPECT_EQ(test, wqk_run_one(test, wq, WORK_CPU_UNBOUND)->nice,
+			MIN_NICE);
+}
+
+static void unbound_cpumask_attribute_confines_items(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 0);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	int target = wqk_last_online_cpu(), cpu;
+
+	cpumask_copy(attrs->cpumask, cpumask_of(target));
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		KUNIT_EXPECT_EQ(test, wqk_run_one(test, wq, cpu)->cpu, target);
+	cpus_read_unlock();
+}
+
+static void apply_attrs_while_items_are_in_flight(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 0);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe *ps[4];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ps); i++) {
+		ps[i] = wqk_gated_probe(test, t);
+		queue_work(wq, &ps[i]->work);
+	}
+	WQK_WAIT_STARTED(test, t, 2);
+	attrs->nice = 3;
+	cpumask_copy(attrs->cpumask, cpumask_of(wqk_last_online_cpu()));
+	KUNIT_EXPECT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	for (i = 0; i < ARRAY_SIZE(ps); i++)
+		wqk_open(ps[i]);
+	flush_workqueue(wq);
+	for (i = 0; i < ARRAY_SIZE(ps); i++)
+		KUNIT_EXPECT_EQ(test, atomic_read(&ps[i]->runs), 1);
+	KUNIT_EXPECT_EQ(test, wqk_run_one(test, wq, WORK_CPU_UNBOUND)->nice, 3);
+}
+
+struct wqk_scope {
+	enum wq_affn_scope scope;
+	bool strict;
+	const char *name;
+};
+
+static const struct wqk_scope wqk_scopes[] = {
+	{ WQ_AFFN_DFL, false, "default" },
+	{ WQ_AFFN_CPU, false, "cpu" },
+	{ WQ_AFFN_SMT, false, "smt" },
+	{ WQ_AFFN_CACHE, false, "cache" },
+	{ WQ_AFFN_NUMA, false, "numa" },
+	{ WQ_AFFN_SYSTEM, false, "system" },
+	{ WQ_AFFN_CPU, true, "cpu,strict" },
+	{ WQ_AFFN_SMT, true, "smt,strict" },
+	{ WQ_AFFN_CACHE, true, "cache,strict" },
+	{ WQ_AFFN_NUMA, true, "numa,strict" },
+	{ WQ_AFFN_SYSTEM, true, "system,strict" },
+};
+
+static void wqk_scope_desc(const struct wqk_scope *s, char *desc)
+{
+	strscpy(desc, s->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(wqk_scope, wqk_scopes, wqk_scope_desc);
+
+/* Whether @ran is inside the pod of @cpu for a strict @scope. */
+static bool wqk_in_pod(enum wq_affn_scope scope, int cpu, int ran)
+{
+	switch (scope) {
+	case WQ_AFFN_CPU:
+		return ran == cpu;
+	case WQ_AFFN_SMT:
+		return cpumask_test_cpu(ran, topology_sibling_cpumask(cpu));
+	case WQ_AFFN_CACHE:
+		return cpus_share_cache(cpu, ran);
+	case WQ_AFFN_NUMA:
+		return cpu_to_node(cpu) == cpu_to_node(ran);
+	default:
+		return true;
+	}
+}
+
+static void every_affinity_scope_is_accepted(struct kunit *test)
+{
+	const struct wqk_scope *s = test->param_value;
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 0);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	int cpu;
+
+	attrs->affn_scope = s->scope;
+	attrs->affn_strict = s->strict;
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct wqk_probe *p = wqk_run_one(test, wq, cpu);
+
+		if (s->strict)
+			KUNIT_EXPECT_TRUE_MSG(test, wqk_in_pod(s->scope, cpu,
+					      p->cpu), "queued on %d, ran on %d",
+					      cpu, p->cpu);
+	}
+	cpus_read_unlock();
+}
+
+static struct kunit_case wqk_unbound_cases[] = {
+	KUNIT_CASE(unbound_nice_attribute_applies_to_workers),
+	KUNIT_CASE(unbound_highpri_items_run_at_nice_minus_20),
+	KUNIT_CASE(unbound_cpumask_attribute_confines_items),
+	KUNIT_CASE(apply_attrs_while_items_are_in_flight),
+	KUNIT_CASE_PARAM(every_affinity_scope_is_accepted, wqk_scope_gen_params),
+	{}
+};
+
+static struct kunit_suite wqk_unbound_suite = {
+	.name = "workqueue_unbound",
+	.test_cases = wqk_unbound_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* 10. workqueue_introspect                                            */
+/* ------------------------------------------------------------------ */
+
+static void work_busy_reports_pending_and_running(struct kunit *test)
+{
+	struct wqk_probe *blocker, *p = wqk_gated_probe(test, NULL);
+	struct workqueue_struct *wq = wqk_blocked_wq(test, &blocker);
+
+	KUNIT_EXPECT_EQ(test, work_busy(&p->work), 0U);
+	queue_work(wq, &p->work);
+	KUNIT_EXPECT_EQ(test, work_busy(&p->work), (unsigned int)WORK_BUSY_PENDING);
+	wqk_open(blocker);
+	WQK_WAIT(test, &p->started);
+	KUNIT_EXPECT_EQ(test, work_busy(&p->work), (unsigned int)WORK_BUSY_RUNNING);
+	queue_work(wq, &p->work);
+	KUNIT_EXPECT_EQ(test, work_busy(&p->work),
+			(unsigned int)(WORK_BUSY_PENDING | WORK_BUSY_RUNNING));
+	wqk_open(p);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, work_busy(&p->work), 0U);
+}
+
+static void workqueue_congested_reports_waiting_items(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 1);
+	struct wqk_probe *a = wqk_gated_probe(test, NULL);
+	struct wqk_probe *b = wqk_probe_new(test, NULL);
+	int cpu = wqk_last_online_cpu();
+
+	KUNIT_EXPECT_FALSE(test, workqueue_congested(cpu, wq));
+	queue_work_on(cpu, wq, &a->work);
+	WQK_WAIT(test, &a->started);
+	queue_work_on(cpu, wq, &b->work);
+	KUNIT_EXPECT_TRUE(test, workqueue_congested(cpu, wq));
+	wqk_open(a);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_FALSE(test, workqueue_congested(cpu, wq));
+}
+
+static void normal_workers_are_not_rescuers(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_run_one(test, wq, WORK_CPU_UNBOUND);
+
+	KUNIT_EXPECT_FALSE(test, p->rescuer);
+	KUNIT_EXPECT_FALSE(test, current_is_workqueue_rescuer());
+}
+
+static atomic_t wqk_each_cpu_runs[NR_CPUS];
+
+static void wqk_count_cpu(struct work_struct *work)
+{
+	atomic_inc(&wqk_each_cpu_runs[raw_smp_processor_id()]);
+}
+
+static void schedule_on_each_cpu_runs_once_per_online_cpu(struct kunit *test)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		atomic_set(&wqk_each_cpu_runs[cpu], 0);
+	/* It takes the hotplug lock itself; no case here races hotplug. */
+	KUNIT_EXPECT_EQ(test, schedule_on_each_cpu(wqk_count_cpu), 0);
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&wqk_each_cpu_runs[cpu]),
+				    cpu_online(cpu) ? 1 : 0, "CPU %d", cpu);
+}
+
+static long wqk_cpu_plus(void *arg)
+{
+	return raw_smp_processor_id() + (long)arg;
+}
+
+static void work_on_cpu_returns_the_value_from_that_cpu(struct kunit *test)
+{
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		KUNIT_EXPECT_EQ(test, work_on_cpu(cpu, wqk_cpu_plus,
+						  (void *)1000L), cpu + 1000L);
+	}
+	cpus_read_unlock();
+	/* work_on_cpu_safe() takes the hotplug lock itself. */
+	for_each_online_cpu(cpu)
+		KUNIT_EXPECT_EQ(test, work_on_cpu_safe(cpu, wqk_cpu_plus,
+						       (void *)7L), cpu + 7L);
+}
+
+struct wqk_ew {
+	struct execute_work ew;
+	bool ran;
+	bool in_interrupt;
+	int ret;
+	struct completion done;
+};
+
+static void wqk_ew_fn(struct work_struct *work)
+{
+	struct wqk_ew *e = container_of(work, struct wqk_ew, ew.work);
+
+	e->ran = true;
+	e->in_interrupt = in_interrupt();
+	complete(&e->done);
+}
+
+static void execute_in_process_context_runs_directly(struct kunit *test)
+{
+	struct wqk_ew *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	init_completion(&e->done);
+	KUNIT_EXPECT_EQ(test, execute_in_process_context(wqk_ew_fn, &e->ew), 0);
+	KUNIT_EXPECT_TRUE(test, e->ran);
+}
+
+static void wqk_ew_from_bh(struct wqk_probe *p)
+{
+	struct wqk_ew *e = p->data;
+
+	e->ret = execute_in_process_context(wqk_ew_fn, &e->ew);
+}
+
+static void execute_in_process_context_defers_from_softirq(struct kunit *test)
+{
+	struct wqk_ew *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct wqk_probe *p = wqk_bh_probe_new(test, NULL);
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	init_completion(&e->done);
+	p->data = e;
+	p->hook = wqk_ew_from_bh;
+	queue_work(system_bh_wq, &p->work);
+	flush_work(&p->work);
+	KUNIT_EXPECT_EQ(test, e->ret, 1);
+	WQK_WAIT(test, &e->done);
+	KUNIT_EXPECT_FALSE(test, e->in_interrupt);
+	flush_work(&e->ew.work);
+}
+
+static void wqk_describe(struct wqk_probe *p)
+{
+	char *buf = p->data;
+
+	set_worker_desc("wqk-desc-%d", 42);
+	wq_worker_comm(buf, 64, current);
+}
+
+static void worker_names_show_set_worker_desc(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	char *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	p->data = buf;
+	p->hook = wqk_describe;
+	queue_work(wq, &p->work);
+	flush_work(&p->work);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(buf, "kworker/"), "%s", buf);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(buf, "+wqk-desc-42"), "%s", buf);
+}
+
+static struct kunit_case wqk_introspect_cases[] = {
+	KUNIT_CASE(work_busy_reports_pending_and_running),
+	KUNIT_CASE(workqueue_congested_reports_waiting_items),
+	KUNIT_CASE_PARAM(normal_workers_are_not_rescuers, wqk_kind_gen_params),
+	KUNIT_CASE(schedule_on_each_cpu_runs_once_per_online_cpu),
+	KUNIT_CASE(work_on_cpu_returns_the_value_from_that_cpu),
+	KUNIT_CASE(execute_in_process_context_runs_directly),
+	KUNIT_CASE(execute_in_process_context_defers_from_softirq),
+	KUNIT_CASE_PARAM(worker_names_show_set_worker_desc, wqk_kind_gen_params),
+	{}
+};
+
+static struct kunit_suite wqk_introspect_suite = {
+	.name = "workqueue_introspect",
+	.test_cases = wqk_introspect_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* 11. workqueue_rescuer                                               */
+/* ------------------------------------------------------------------ */
+
+/* Count tasks whose comm is the (truncated) rescuer name for @name. */
+static int wqk_count_rescuers(const char *name)
+{
+	char comm[TASK_COMM_LEN];
+	struct task_struct *g, *p;
+	int n = 0;
+
+	snprintf(comm, sizeof(comm), "kworker/R-%s", name);
+	rcu_read_lock();
+	for_each_process_thread(g, p)
+		if (!strcmp(p->comm, comm))
+			n++;
+	rcu_read_unlock();
+	return n;
+}
+
+static void mem_reclaim_workqueue_has_a_rescuer(struct kunit *test)
+{
+	struct workqueue_struct *wq;
+	char name[8];
+
+	snprintf(name, sizeof(name), "wR%04x", get_random_u32() & 0xffff);
+	KUNIT_ASSERT_EQ(test, wqk_count_rescuers(name), 0);
+	wq = alloc_workqueue("%s", WQ_MEM_RECLAIM, 0, name);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	KUNIT_EXPECT_EQ(test, wqk_count_rescuers(name), 1);
+	destroy_workqueue(wq);
+}
+
+static void plain_workqueue_has_no_rescuer(struct kunit *test)
+{
+	struct workqueue_struct *wq;
+	char name[8];
+
+	snprintf(name, sizeof(name), "wN%04x", get_random_u32() & 0xffff);
+	wq = alloc_workqueue("%s", 0, 0, name);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	KUNIT_EXPECT_EQ(test, wqk_count_rescuers(name), 0);
+	destroy_workqueue(wq);
+}
+
+static void rescuer_runs_items_when_workers_cannot_be_created(struct kunit *test)
+{
+#ifdef WQ_HAS_WORKER_CREATION_FAULT
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_MEM_RECLAIM, 0);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	int i, cpu = wqk_last_online_cpu();
+
+	/* Items that sleep need more workers than the pool has. */
+	wq_fail_worker_creation(true);
+	for (i = 0; i < 8; i++) {
+		struct wqk_probe *p = wqk_probe_new(test, t);
+
+		p->sleep_ms = 5;
+		queue_work_on(cpu, wq, &p->work);
+	}
+	WQK_WAIT_FINISHED(test, t, 8);
+	wq_fail_worker_creation(false);
+	flush_workqueue(wq);
+#else
+	kunit_skip(test, "this tree has no way to make worker creation fail (WQ_HAS_WORKER_CREATION_FAULT)");
+#endif
+}
+
+static struct kunit_case wqk_rescuer_cases[] = {
+	KUNIT_CASE(mem_reclaim_workqueue_has_a_rescuer),
+	KUNIT_CASE(plain_workqueue_has_no_rescuer),
+	KUNIT_CASE(rescuer_runs_items_when_workers_cannot_be_created),
+	{}
+};
+
+static struct kunit_suite wqk_rescuer_suite = {
+	.name = "workqueue_rescuer",
+	.test_cases = wqk_rescuer_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* 12. workqueue_hotplug                                               */
+/* ------------------------------------------------------------------ */
+
+/* The CPU a hotplug case takes down, or skip the case. */
+static int wqk_hotplug_victim(struct kunit *test)
+{
+	int cpu;
+
+	if (!IS_ENABLED(CONFIG_HOTPLUG_CPU) || num_online_cpus() < 2)
+		kunit_skip(test, "needs CONFIG_HOTPLUG_CPU and two online CPUs");
+	cpu = wqk_last_online_cpu();
+	if (!cpu_is_hotpluggable(cpu))
+		kunit_skip(test, "CPU %d is not hotpluggable", cpu);
+	return cpu;
+}
+
+static void wqk_cpu_up_action(void *arg)
+{
+	int cpu = (long)arg;
+
+	if (!cpu_online(cpu))
+		add_cpu(cpu);
+}
+
+static void wqk_take_cpu_down(struct kunit *test, int cpu)
+{
+	KUNIT_ASSERT_EQ(test, remove_cpu(cpu), 0);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+			wqk_cpu_up_action, (void *)(long)cpu));
+}
+
+static void items_on_a_cpu_going_offline_run_exactly_once(struct kunit *test)
+{
+	int cpu = wqk_hotplug_victim(test);
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe *blocker = wqk_gated_probe(test, t);
+	struct wqk_probe *ps[6], *delayed[2];
+	int i;
+
+	queue_work_on(cpu, wq, &blocker->work);
+	WQK_WAIT(test, &blocker->started);
+	for (i = 0; i < ARRAY_SIZE(ps); i++) {
+		ps[i] = wqk_probe_new(test, t);
+		ps[i]->sleep_ms = i % 2;
+		queue_work_on(cpu, wq, &ps[i]->work);
+	}
+	for (i = 0; i < ARRAY_SIZE(delayed); i++) {
+		delayed[i] = wqk_probe_new(test, t);
+		queue_delayed_work_on(cpu, wq, &delayed[i]->dwork, 2 + 20 * i);
+	}
+	wqk_take_cpu_down(test, cpu);
+	wqk_open(blocker);
+	WQK_WAIT_FINISHED(test, t, 1 + ARRAY_SIZE(ps) + ARRAY_SIZE(delayed));
+	flush_workqueue(wq);
+	msleep(WQK_SETTLE_MS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&blocker->runs), 1);
+	for (i = 0; i < ARRAY_SIZE(ps); i++)
+		KUNIT_EXPECT_EQ(test, atomic_read(&ps[i]->runs), 1);
+	for (i = 0; i < ARRAY_SIZE(delayed); i++)
+		KUNIT_EXPECT_EQ(test, atomic_read(&delayed[i]->runs), 1);
+	KUNIT_EXPECT_EQ(test, add_cpu(cpu), 0);
+}
+
+static void percpu_pool_serves_its_cpu_again_after_online(struct kunit *test)
+{
+	int cpu = wqk_hotplug_victim(test);
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct workqueue_struct *hi = wqk_wq_new(test, WQ_HIGHPRI, 0);
+	struct workqueue_struct *bh = wqk_wq_new(test, WQ_BH, 0);
+	struct wqk_probe *p;
+
+	wqk_take_cpu_down(test, cpu);
+	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+	p = wqk_run_one(test, wq, cpu);
+	KUNIT_EXPECT_EQ(test, p->cpu, cpu);
+	p = wqk_run_one(test, hi, cpu);
+	KUNIT_EXPECT_EQ(test, p->cpu, cpu);
+	KUNIT_EXPECT_EQ(test, p->nice, MIN_NICE);
+	p = __wqk_run_one(test, bh, cpu, true);
+	KUNIT_EXPECT_EQ(test, p->cpu, cpu);
+	KUNIT_EXPECT_TRUE(test, p->in_softirq);
+	KUNIT_EXPECT_EQ(test, work_on_cpu(cpu, wqk_cpu_plus, NULL), (long)cpu);
+}
+
+static void unbound_workqueues_follow_cpus_going_down_and_up(struct kunit *test)
+{
+	int cpu = wqk_hotplug_victim(test), other;
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 0);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+
+	attrs->affn_scope = WQ_AFFN_CPU;
+	attrs->affn_strict = true;
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	wqk_take_cpu_down(test, cpu);
+	for_each_online_cpu(other)
+		KUNIT_EXPECT_NE(test, wqk_run_one(test, wq, other)->cpu, cpu);
+	KUNIT_EXPECT_NE(test, wqk_run_one(test, wq, WORK_CPU_UNBOUND)->cpu, cpu);
+	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+	KUNIT_EXPECT_EQ(test, wqk_run_one(test, wq, cpu)->cpu, cpu);
+}
+
+static struct kunit_case wqk_hotplug_cases[] = {
+	KUNIT_CASE(items_on_a_cpu_going_offline_run_exactly_once),
+	KUNIT_CASE(percpu_pool_serves_its_cpu_again_after_online),
+	KUNIT_CASE(unbound_workqueues_follow_cpus_going_down_and_up),
+	{}
+};
+
+static struct kunit_suite wqk_hotplug_suite = {
+	.name = "workqueue_hotplug",
+	.test_cases = wqk_hotplug_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* 13. workqueue_stress                                                */
+/* ------------------------------------------------------------------ */
+
+#define WQK_STRESS_ITEMS	24
+#define WQK_STRESS_OPS		1500
+
+/**
+ * struct wqk_stress_item - one item raced on by the stress threads
+ * @dwork: the item, queued both directly and with a delay
+ * @wq: the one workqueue it is ever queued on
+ * @expected: successful queues minus successful cancels
+ * @ran: executions
+ *
+ * Every queue that returns true and is not undone by a cancel that returns
+ * true must be matched by exactly one execution.
+ */
+struct wqk_stress_item {
+	struct delayed_work dwork;
+	struct workqueue_struct *wq;
+	atomic_t expected;
+	atomic_t ran;
+};
+
+static void wqk_stress_fn(struct work_struct *work)
+{
+	struct wqk_stress_item *it = container_of(to_delayed_work(work),
+						  struct wqk_stress_item, dwork);
+
+	if (atomic_inc_return(&it->ran) % 4 == 0)
+		usleep_range(10, 50);
+}
+
+static int wqk_random_cpu(void)
+{
+	int cpu = cpumask_nth(get_random_u32_below(num_online_cpus()),
+			      cpu_online_mask);
+
+	return cpu < nr_cpu_ids ? cpu : WORK_CPU_UNBOUND;
+}
+
+/* One random operation on @it, keeping its books. */
+static void wqk_stress_op(struct wqk_stress_item *it)
+{
+	unsigned long delay = get_random_u32_below(3);
+	int cpu = wqk_random_cpu();
+
+	switch (get_random_u32_below(12)) {
+	case 0 ... 3:
+		if (queue_work_on(cpu, it->wq, &it->dwork.work))
+			atomic_inc(&it->expected);
+		break;
+	case 4:
+		if (queue_delayed_work_on(cpu, it->wq, &it->dwork, delay))
+			atomic_inc(&it->expected);
+		break;
+	case 5:
+		/*
+		 * Not mod_delayed_work_on(): it returns false both when it
+		 * queued an idle item and when it found the item disabled by
+		 * a racing cancel_delayed_work_sync(), so it cannot be
+		 * booked.
+		 */
+		if (queue_delayed_work_on(cpu, it->wq, &it->dwork, 0))
+			atomic_inc(&it->expected);
+		break;
+	case 6 ... 7:
+		if (cancel_delayed_work(&it->dwork))
+			atomic_dec(&it->expected);
+		break;
+	case 8:
+		if (cancel_delayed_work_sync(&it->dwork))
+			atomic_dec(&it->expected);
+		break;
+	case 9:
+		flush_delayed_work(&it->dwork);
+		break;
+	case 10:
+		flush_work(&it->dwork.work);
+		break;
+	default:
+		if (get_random_u32_below(8) == 0)
+			flush_workqueue(it->wq);
+		break;
+	}
+}
+
+static void wqk_stress_thread(struct wqk_thread *th)
+{
+	struct wqk_stress_item *items = th->data;
+	int i;
+
+	for (i = 0; i < WQK_STRESS_OPS; i++) {
+		wqk_stress_op(&items[get_random_u32_below(WQK_STRESS_ITEMS)]);
+		if (i % 16 == 0)
+			cond_resched();
+	}
+}
+
+static void wqk_stress_cleanup(void *arg)
+{
+	struct wqk_stress_item *items = arg;
+	int i;
+
+	for (i = 0; i < WQK_STRESS_ITEMS; i++)
+		cancel_delayed_work_sync(&items[i].dwork);
+}
+
+static void racing_queue_cancel_flush_runs_each_item_exactly_once(struct kunit *test)
+{
+	struct workqueue_struct *wqs[] = {
+		wqk_wq_new(test, 0, 0),
+		wqk_wq_new(test, WQ_UNBOUND, 0),
+		wqk_wq_new(test, WQ_HIGHPRI, 0),
+		wqk_ordered_new(test),
+	};
+	struct wqk_stress_item *items;
+	struct wqk_thread *ths[NR_CPUS];
+	int i, cpu, n = 0;
+
+	items = kunit_kcalloc(test, WQK_STRESS_ITEMS, sizeof(*items), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, items);
+	for (i = 0; i < WQK_STRESS_ITEMS; i++) {
+		INIT_DELAYED_WORK(&items[i].dwork, wqk_stress_fn);
+		items[i].wq = wqs[i % ARRAY_SIZE(wqs)];
+	}
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+			wqk_stress_cleanup, items));
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		ths[n] = wqk_thread_run(test, wqk_stress_thread, items, n, cpu);
+		n++;
+	}
+	cpus_read_unlock();
+	for (i = 0; i < n; i++)
+		WQK_WAIT(test, &ths[i]->done);
+
+	for (i = 0; i < WQK_STRESS_ITEMS; i++)
+		flush_delayed_work(&items[i].dwork);
+	for (i = 0; i < ARRAY_SIZE(wqs); i++)
+		flush_workqueue(wqs[i]);
+	for (i = 0; i < WQK_STRESS_ITEMS; i++) {
+		KUNIT_EXPECT_FALSE(test, delayed_work_pending(&items[i].dwork));
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&items[i].ran),
+				    atomic_read(&items[i].expected), "item %d", i);
+	}
+}
+
+static struct kunit_case wqk_stress_cases[] = {
+	KUNIT_CASE_SLOW(racing_queue_cancel_flush_runs_each_item_exactly_once),
+	{}
+};
+
+static struct kunit_suite wqk_stress_suite = {
+	.name = "workqueue_stress",
+	.test_cases = wqk_stress_cases,
+};
+
+kunit_test_suites(&wqk_queue_suite, &wqk_ordered_suite, &wqk_concurrency_suite,
+		  &wqk_flush_suite, &wqk_cancel_suite, &wqk_disable_suite,
+		  &wqk_bh_suite, &wqk_unbound_suite, &wqk_introspect_suite,
+		  &wqk_rescuer_suite, &wqk_hotplug_suite, &wqk_stress_suite);
+
+MODULE_DESCRIPTION("KUnit conformance suite for workqueues");
+MODULE_LICENSE("GPL");

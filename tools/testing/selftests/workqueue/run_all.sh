@@ -1,0 +1,15 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Run every workqueue selftest; each prints KTAP between markers the
+# harness collects.
+
+cd "$(dirname "$0")" || exit 1
+rc=0
+for t in wq_kworkers.sh wq_sysfs.sh wq_hotplug.sh wq_freezer.sh; do
+	echo "# selftest: $t"
+	sh "./$t"
+	r=$?
+	echo "# selftest-exit: $t $r"
+	[ $r = 0 ] || [ $r = 4 ] || rc=1
+done
+exit $rc

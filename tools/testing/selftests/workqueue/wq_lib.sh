@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers shared by the workqueue selftests (POSIX sh, busybox-friendly).
+
+. "$(dirname "$0")/../kselftest/ktap_helpers.sh"
+
+WQ_SYSFS=/sys/devices/virtual/workqueue
+TWQ_DEBUGFS=/sys/kernel/debug/test_workqueue
+
+# wq_write FILE VALUE: write VALUE; print the error text, if any.
+# (The echo builtin reports failed writes; busybox's printf does not.)
+wq_write() {
+	( echo "$2" > "$1" ) 2>&1 | sed 's/.*write error: //'
+}
+
+# check DESC CMD...: one KTAP result from a command's exit status.
+check() {
+	local what=$1
+
+	shift
+	if "$@"; then
+		ktap_test_pass "$what"
+	else
+		ktap_test_fail "$what"
+	fi
+}
+
+# readable FILE...: every FILE can be read.
+readable() {
+	cat "$@" > /dev/null
+}
+
+# accepts FILE VALUE EXPECT: the write succeeds and FILE then reads EXPECT.
+accepts() {
+	local err got
+
+	err=$(wq_write "$1" "$2")
+	got=$(cat "$1")
+	[ -z "$err" ] && [ "$got" = "$3" ] && return 0
+	ktap_print_msg "$1 <- '$2': error '$err', reads '$got', wanted '$3'"
+	return 1
+}
+
+# rejects FILE VALUE: the write fails with EINVAL and FILE keeps its value.
+rejects() {
+	local before err after
+
+	before=$(cat "$1")
+	err=$(wq_write "$1" "$2")
+	after=$(cat "$1")
+	[ "$err" = "Invalid argument" ] && [ "$before" = "$after" ] && return 0
+	ktap_print_msg "$1 <- '$2': error '$err', '$before' became '$after'"
+	return 1
+}
+
+# online_cpus: the online CPU numbers, one per line.
+online_cpus() {
+	local c n
+
+	for c in /sys/devices/system/cpu/cpu[0-9]*; do
+		n=${c##*cpu}
+		if [ ! -f "$c/online" ] || [ "$(cat "$c/online")" = 1 ]; then
+			echo "$n"
+		fi
+	done
+}
+
+# need_twq: skip the whole program unless test_workqueue is loaded.
+need_twq() {
+	[ -d "$TWQ_DEBUGFS" ] && return 0
+	ktap_print_header
+	ktap_skip_all "test_workqueue module not loaded"
+	exit "$KSFT_SKIP"
+}
