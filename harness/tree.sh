@@ -11,6 +11,7 @@
 # previous run overlaid and this one does not are restored.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/series.sh"
 
 wq=${1:?usage: tree.sh stock|rework}
 check_wq "$wq"
@@ -44,32 +45,18 @@ stage_pristine() {
 	cp "$SRC/$1" "$stage/$1"
 }
 
-# stage_diff FILE: apply one diff (paths a/... b/...) to the stage.
-stage_diff() {
-	local p
-	for p in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1"); do
-		stage_pristine "$p"
-	done
-	patch -p1 -s -d "$stage" --no-backup-if-mismatch <"$1" ||
-		die "$(basename "$1") does not apply"
-}
-
-# stage_file PATH: copy one of our files (or a folder of them) to the stage.
-stage_file() {
-	[ -e "$TOP/$1" ] || die "series names $1, which does not exist"
-	mkdir -p "$stage/$(dirname "$1")"
-	cp -r "$TOP/$1" "$stage/$1"
-}
-
-while read -r layer _name files; do
-	case " $layers " in *" $layer "*) ;; *) continue ;; esac
-	for f in $files; do
-		case $f in
-		*.diff) stage_diff "$TOP/$f" ;;
-		*) stage_file "$f" ;;
+while read -r _name items; do
+	for item in $items; do
+		case $item in
+		*.diff)
+			for p in $(diff_paths "$TOP/$item"); do
+				stage_pristine "$p"
+			done
+			;;
 		esac
+		apply_item "$stage" "$item"
 	done
-done < <(grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/patches/series")
+done < <(series_lines $layers)
 
 (cd "$stage" && find . -type f | sed 's|^\./||' | sort) >"$staged"
 

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# check.sh: fail on any warning from
+#   - scripts/checkpatch.pl --strict over the series of `make patches`,
+#   - scripts/kernel-doc -Wall over our C files,
+#   - a W=1 build of our C files in the rework tree (debug configuration,
+#     in a build directory of its own so normal builds stay incremental).
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/series.sh"
+
+"$TOP/harness/patches.sh"
+"$TOP/harness/tree.sh" rework
+tree=$(treedir rework)
+fail=0
+
+say "checkpatch --strict"
+for p in "$OUT"/patches/0*.patch; do
+	case $p in *0000-cover-letter.patch) continue ;; esac
+	if ! (cd "$tree" && ./scripts/checkpatch.pl --strict --quiet --no-signoff \
+		--ignore FILE_PATH_CHANGES "$p"); then
+		warn "checkpatch: $(basename "$p")"
+		fail=1
+	fi
+done
+
+# Our C files, from the series (folders are searched for *.c).
+our_c=$(series_lines test rework | tr ' ' '\n' | grep -v '\.diff$' | sed 1d |
+	while read -r item; do
+		[ -d "$TOP/$item" ] && (cd "$TOP" && find "$item" -name '*.c') ||
+			echo "$item"
+	done | grep '\.c$' | grep -v '^tools/' || true)
+
+say "kernel-doc -Wall"
+for f in $our_c; do
+	if (cd "$tree" && ./scripts/kernel-doc -none -Wall "$f" 2>&1) | grep .; then
+		warn "kernel-doc: $f"
+		fail=1
+	fi
+done
+
+say "W=1 build of our files"
+obj=$(objdir rework check)
+mkdir -p "$obj"
+python3 "$TOP/harness/kconfig.py" merge debug | write_if_changed "$obj/fragment.config"
+if [ ! -f "$obj/.config" ] || [ "$obj/fragment.config" -nt "$obj/.config" ]; then
+	kmake rework check KCONFIG_ALLCONFIG="$obj/fragment.config" allnoconfig
+fi
+kmake rework check prepare
+objs=$(for f in $our_c; do echo "${f%.c}.o"; done)
+# shellcheck disable=SC2086
+if kmake rework check W=1 $objs 2>&1 | tee "$obj/w1.log" | grep -E 'warning|error'; then
+	warn "W=1 build"
+	fail=1
+fi
+
+[ "$fail" = 0 ] || die "make check found warnings"
+say "make check: clean"
