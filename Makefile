@@ -9,6 +9,9 @@
 WQ ?= rework
 CONFIG ?= debug
 H := harness
+PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+# Benchmark settings (harness/bench.py): A, B, ROUNDS, CLOCK, BENCH, SCENARIOS.
+export A B ROUNDS CLOCK BENCH SCENARIOS
 
 .PHONY: test test-all build run patches check bench clean distclean
 
@@ -22,7 +25,7 @@ build:
 	$(H)/prepare.sh $(WQ) $(CONFIG)
 
 run: build
-	python3 $(H)/guest.py run $(WQ) $(CONFIG) $(CMD)
+	$(PYTHON) $(H)/guest.py run $(WQ) $(CONFIG) $(CMD)
 
 patches:
 	$(H)/patches.sh

@@ -16,11 +16,11 @@ check_wq "$wq"
 obj=$(objdir "$wq" "$cfg")
 mkdir -p "$obj"
 
-python3 "$TOP/harness/kconfig.py" merge "$cfg" | write_if_changed "$obj/fragment.config"
+"$PYTHON" "$TOP/harness/kconfig.py" merge "$cfg" | write_if_changed "$obj/fragment.config"
 if [ ! -f "$obj/.config" ] || [ "$obj/fragment.config" -nt "$obj/.config" ]; then
 	say "configuring $wq-$cfg"
 	kmake "$wq" "$cfg" KCONFIG_ALLCONFIG="$obj/fragment.config" allnoconfig
-	python3 "$TOP/harness/kconfig.py" check "$cfg" "$obj/.config" ||
+	"$PYTHON" "$TOP/harness/kconfig.py" check "$cfg" "$obj/.config" ||
 		{ rm -f "$obj/.config"; die "configs/$cfg.config does not hold"; }
 fi
 

@@ -42,7 +42,7 @@ done
 say "W=1 build of our files"
 obj=$(objdir rework check)
 mkdir -p "$obj"
-python3 "$TOP/harness/kconfig.py" merge debug | write_if_changed "$obj/fragment.config"
+"$PYTHON" "$TOP/harness/kconfig.py" merge debug | write_if_changed "$obj/fragment.config"
 if [ ! -f "$obj/.config" ] || [ "$obj/fragment.config" -nt "$obj/.config" ]; then
 	kmake rework check KCONFIG_ALLCONFIG="$obj/fragment.config" allnoconfig
 fi

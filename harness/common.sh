@@ -10,6 +10,12 @@ SRC=$BUILD/src/linux                 # pristine, unpacked once
 # then sees the same relative paths for every tree and ccache shares objects
 # between stock and rework wherever their sources agree.
 JOBS=${JOBS:-$(nproc)}
+# Debian's Python, which has the packages deps.sh installs (matplotlib),
+# even where another python3 comes first in PATH.
+if [ -z "${PYTHON:-}" ]; then
+	PYTHON=python3
+	[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
+fi
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
 export CCACHE_BASEDIR=$BUILD
 export CCACHE_NOHASHDIR=1

@@ -49,7 +49,7 @@ done < <(series_lines test rework)
 
 rm -rf "$out"
 git -C "$wt" format-patch -q --cover-letter --thread -o "$out" "$base..HEAD"
-python3 - "$out"/0000-cover-letter.patch "$TOP/patches/cover.txt" <<'PY'
+"$PYTHON" - "$out"/0000-cover-letter.patch "$TOP/patches/cover.txt" <<'PY'
 import sys
 path, cover = sys.argv[1], sys.argv[2]
 subject, _, blurb = open(cover).read().partition('\n')

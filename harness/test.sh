@@ -12,7 +12,7 @@ start=$(date +%s)
 for cfg in "$@"; do
 	"$TOP/harness/prepare.sh" "$wq" "$cfg"
 	say "testing $wq-$cfg"
-	python3 "$TOP/harness/testrun.py" run "$wq" "$cfg"
+	"$PYTHON" "$TOP/harness/testrun.py" run "$wq" "$cfg"
 done
 say "done in $(( $(date +%s) - start ))s"
-exec python3 "$TOP/harness/testrun.py" summary "$wq" "$@"
+exec "$PYTHON" "$TOP/harness/testrun.py" summary "$wq" "$@"

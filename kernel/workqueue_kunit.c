@@ -73,10 +73,31 @@ typedef void (*wqk_hook_fn)(struct wqk_probe *p);
 
 /**
  * struct wqk_probe - an instrumented work item
+ * @work: the item when queued as plain work
+ * @dwork: the item when queued as delayed work
+ * @rwork: the item when queued as RCU work
+ * @test: the case it belongs to
+ * @tracker: counts shared with other probes, or %NULL
+ * @wq: where hooks requeue it
+ * @gated: wait on @gate before finishing (never in BH context)
+ * @gate: opened by the case (and by the teardown)
+ * @burn_us: CPU time to burn without sleeping
+ * @sleep_ms: time to sleep
+ * @hook: case-specific step, run last
+ * @data: for @hook
+ * @started: completed each time an execution begins
+ * @finished: completed each time an execution ends
+ * @runs: executions begun
+ * @cpu: CPU of the last execution
+ * @nice: nice level of the last execution
+ * @in_softirq: the last execution was in softirq context
+ * @in_interrupt: the last execution was in interrupt context
+ * @rescuer: the last execution was by a rescuer
+ * @current_work: what current_work() returned in the last execution
+ * @ran_at: jiffies when the last execution began
+ * @running_at_start: probes of @tracker running when it began
  *
- * Exactly one of @work, @dwork and @rwork is used by a probe.  The item
- * records where and how it ran, optionally waits on @gate (never in BH
- * context), burns @burn_us of CPU without sleeping and calls @hook.
+ * Exactly one of @work, @dwork and @rwork is used by a probe.
  */
 struct wqk_probe {
 	struct work_struct work;
@@ -167,6 +188,12 @@ static void wqk_probe_rfn(struct work_struct *work)
 				    rwork));
 }
 
+/* Run @fn(@arg) when the case ends; fail the case if that cannot be set up. */
+static void wqk_defer(struct kunit *test, kunit_action_t *fn, void *arg)
+{
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fn, arg), 0);
+}
+
 /* Test teardown: open the gate and make sure the item is gone. */
 static void wqk_probe_cleanup(void *arg)
 {
@@ -201,8 +228,7 @@ static struct wqk_probe *__wqk_probe_new(struct kunit *test,
 	init_completion(&p->gate);
 	init_completion(&p->started);
 	init_completion(&p->finished);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-					wqk_probe_cleanup, p));
+	wqk_defer(test, wqk_probe_cleanup, p);
 	return p;
 }
 
@@ -246,16 +272,20 @@ static struct wqk_tracker *wqk_tracker_new(struct kunit *test)
 			    WQK_TIMEOUT), 0, "timed out waiting for %s", #comp)
 
 /* Wait until @t counted at least @n starts (or finishes). */
-#define WQK_WAIT_STARTED(test, t, n)					\
-	KUNIT_ASSERT_GT_MSG(test, wait_var_event_timeout(&(t)->started,	\
-			    atomic_read(&(t)->started) >= (int)(n), WQK_TIMEOUT), \
-			    0, "only %d of %d items started",		\
-			    atomic_read(&(t)->started), (int)(n))
-#define WQK_WAIT_FINISHED(test, t, n)					\
-	KUNIT_ASSERT_GT_MSG(test, wait_var_event_timeout(&(t)->finished, \
-			    atomic_read(&(t)->finished) >= (int)(n), WQK_TIMEOUT), \
-			    0, "only %d of %d items finished",		\
-			    atomic_read(&(t)->finished), (int)(n))
+static void wqk_wait_count(struct kunit *test, atomic_t *count, int n,
+			   const char *what)
+{
+	long left = wait_var_event_timeout(count, atomic_read(count) >= n,
+					   WQK_TIMEOUT);
+
+	KUNIT_ASSERT_GT_MSG(test, left, 0, "only %d of %d items %s",
+			    atomic_read(count), n, what);
+}
+
+#define WQK_WAIT_STARTED(test, t, n) \
+	wqk_wait_count(test, &(t)->started, n, "started")
+#define WQK_WAIT_FINISHED(test, t, n) \
+	wqk_wait_count(test, &(t)->finished, n, "finished")
 
 KUNIT_DEFINE_ACTION_WRAPPER(wqk_destroy_wq_action, destroy_workqueue,
 			    struct workqueue_struct *);
@@ -268,8 +298,7 @@ static struct workqueue_struct *wqk_wq_new(struct kunit *test,
 	wq = alloc_workqueue("wqk_%lx", flags, max_active,
 			     get_random_u32() & 0xffffUL);
 	KUNIT_ASSERT_NOT_NULL(test, wq);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-					wqk_destroy_wq_action, wq));
+	wqk_defer(test, wqk_destroy_wq_action, wq);
 	return wq;
 }
 
@@ -279,8 +308,7 @@ static struct workqueue_struct *wqk_ordered_new(struct kunit *test)
 
 	wq = alloc_ordered_workqueue("wqk_ord_%x", 0, get_random_u32() & 0xffff);
 	KUNIT_ASSERT_NOT_NULL(test, wq);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-					wqk_destroy_wq_action, wq));
+	wqk_defer(test, wqk_destroy_wq_action, wq);
 	return wq;
 }
 
@@ -410,8 +438,7 @@ static struct wqk_thread *wqk_thread_run(struct kunit *test,
 		th->task = kthread_create(wqk_thread_main, th, "wqk_thread");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(th->task));
 	get_task_struct(th->task);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-					wqk_thread_stop, th));
+	wqk_defer(test, wqk_thread_stop, th);
 	wake_up_process(th->task);
 	return th;
 }
@@ -428,7 +455,7 @@ static bool wqk_wait_blocked(struct wqk_thread *th)
 		if (READ_ONCE(th->running) && !completion_done(&th->done) &&
 		    (READ_ONCE(th->task->__state) & TASK_UNINTERRUPTIBLE))
 			return true;
-		msleep(1);
+		usleep_range(1000, 2000);
 	}
 	return false;
 }
@@ -615,7 +642,7 @@ static struct kunit_suite wqk_queue_suite = {
  */
 struct wqk_order {
 	struct workqueue_struct *wq;
-	spinlock_t lock;
+	spinlock_t lock;	/* protects next_seq */
 	int next_seq;
 	int *ran;
 	atomic_t nr_ran;
@@ -1681,13 +1708,15 @@ static struct kunit_suite wqk_bh_suite = {
 /* 9. workqueue_unbound                                                */
 /* ------------------------------------------------------------------ */
 
+KUNIT_DEFINE_ACTION_WRAPPER(wqk_free_attrs_action, free_workqueue_attrs,
+			    struct workqueue_attrs *);
+
 static struct workqueue_attrs *wqk_attrs_new(struct kunit *test)
 {
 	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
 
 	KUNIT_ASSERT_NOT_NULL(test, attrs);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-			(kunit_action_t *)free_workqueue_attrs, attrs));
+	wqk_defer(test, wqk_free_attrs_action, attrs);
 	return attrs;
 }
 
@@ -1830,9 +1859,9 @@ static void every_affinity_scope_is_accepted(struct kunit *test)
 		struct wqk_probe *p = wqk_run_one(test, wq, cpu);
 
 		if (s->strict)
-			KUNIT_EXPECT_TRUE_MSG(test, wqk_in_pod(s->scope, cpu,
-					      p->cpu), "queued on %d, ran on %d",
-					      cpu, p->cpu);
+			KUNIT_EXPECT_TRUE_MSG(test,
+					      wqk_in_pod(s->scope, cpu, p->cpu),
+					      "queued on %d, ran on %d", cpu, p->cpu);
 	}
 	cpus_read_unlock();
 }
@@ -2096,7 +2125,8 @@ static void rescuer_runs_items_when_workers_cannot_be_created(struct kunit *test
 	wq_fail_worker_creation(false);
 	flush_workqueue(wq);
 #else
-	kunit_skip(test, "this tree has no way to make worker creation fail (WQ_HAS_WORKER_CREATION_FAULT)");
+	kunit_skip(test, "needs WQ_HAS_WORKER_CREATION_FAULT %s",
+		   "(no way to make worker creation fail in this tree)");
 #endif
 }
 
@@ -2140,8 +2170,7 @@ static void wqk_cpu_up_action(void *arg)
 static void wqk_take_cpu_down(struct kunit *test, int cpu)
 {
 	KUNIT_ASSERT_EQ(test, remove_cpu(cpu), 0);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-			wqk_cpu_up_action, (void *)(long)cpu));
+	wqk_defer(test, wqk_cpu_up_action, (void *)(long)cpu);
 }
 
 static void items_on_a_cpu_going_offline_run_exactly_once(struct kunit *test)
@@ -2353,8 +2382,7 @@ static void racing_queue_cancel_flush_runs_each_item_exactly_once(struct kunit *
 		INIT_DELAYED_WORK(&items[i].dwork, wqk_stress_fn);
 		items[i].wq = wqs[i % ARRAY_SIZE(wqs)];
 	}
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-			wqk_stress_cleanup, items));
+	wqk_defer(test, wqk_stress_cleanup, items);
 
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {

@@ -2,43 +2,455 @@
 /*
  * test_workqueue: load and measurement module for workqueues.
  *
- * Debugfs interface, under /sys/kernel/debug/test_workqueue/:
- *   churn    write "start" or "stop"; read "queued=N ran=N items=N".
- *            Keeps items of several kinds queued on random online CPUs,
- *            for the CPU hotplug selftest: every queued item must run
- *            exactly once.
- *   freezer  write "arm"; read the outcome of the next suspend cycle.
- *            On PM_SUSPEND_PREPARE a delayed item is queued on a freezable
- *            and on a plain workqueue, timed to fire while tasks are
- *            frozen: the plain one must run inside the freeze, the
- *            freezable one only after the thaw.
+ * Scenarios print their results on the console as one JSON object per
+ * line after the tag "TWQ-RESULT ": {"name": ..., "unit": ..., "value": N}
+ * or, for distributions, {"name": ..., "unit": ..., "part": K, "hist":
+ * [[low, count], ...]} (log2 buckets split in four, long ones in parts).
+ * "TWQ-BEGIN name" and "TWQ-DONE name ms" frame each scenario and
+ * "TWQ-END" closes a run.  Every scenario runs a fixed amount of work with
+ * timeouts, so it stops by itself.
  *
- * While loaded, it keeps two WQ_SYSFS workqueues for the sysfs selftest:
+ *   perfwq      the perf-wq workloads 0-5 of the 2010 cmwq overview (short,
+ *               medium and long self-requeueing works on legacy
+ *               workqueues) beside a fixed CPU-bound competing job
+ *   latency     queue-to-start latency per workqueue kind, and of a
+ *               SCHED_FIFO kthread_worker, with 0, 1 and 2 nice-0 CPU hogs
+ *               per CPU
+ *   throughput  items per second and queue_work() cost, 1/2/4 queuers
+ *   flush       cost of flush_work(), flush_workqueue() and
+ *               schedule_on_each_cpu()
+ *   delay       lateness of delayed work, 1 to 100 ms
+ *   inversion   a nice-0 task flushing nice-19 CPU-bound items beside
+ *               nice-0 hogs: time to completion
+ *   footprint   kworkers, kernel stacks and unreclaimable slab, after boot,
+ *               after each scenario and after the idle timeout
+ *
+ * Interface, under /sys/kernel/debug/test_workqueue/:
+ *   run      write "SCENARIO... [scale=tiny|quick|full] [idle_wait_s=N]"
+ *            ("all" for every scenario); returns when the run is over.
+ *            The module parameter "run" takes the same string at load.
+ *   churn    write "start"; reading stops it and reports
+ *            "queued=N ran=N mismatched=N": items kept queued on random
+ *            online CPUs, for the CPU hotplug selftest.
+ *   freezer  write "arm"; read the outcome of the next suspend cycle: a
+ *            delayed item on a freezable and on a plain workqueue, timed
+ *            to fire while tasks are frozen.
+ * While loaded it keeps two WQ_SYSFS workqueues for the sysfs selftest,
  * twq_unbound (WQ_UNBOUND) and twq_percpu.
  *
+ * Built in (the harness configurations), it also measures what needs
+ * symbols not exported to modules (schedule_on_each_cpu(),
+ * apply_workqueue_attrs(), nr_context_switches()); as a module those
+ * results are left out and the run says so.
+ *
  * Map of this file:
- *   1. churn
- *   2. freezer
- *   3. debugfs and module glue
+ *   1. results: JSON lines, samples, statistics, histograms
+ *   2. helpers: thread sets, CPU hogs, footprint counters
+ *   3. selftest hooks: churn, freezer
+ *   4. perfwq   5. latency   6. throughput   7. flush   8. delay
+ *   9. inversion   10. footprint
+ *  11. runner, debugfs and module glue
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/freezer.h>
+#include <linux/kernel_stat.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/prandom.h>
 #include <linux/random.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/suspend.h>
 #include <linux/uaccess.h>
+#include <linux/vmstat.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 
-static DEFINE_MUTEX(twq_mutex);		/* serialises debugfs commands */
+#define TWQ_TAG			"TWQ-RESULT "
+#define TWQ_HIST_PER_LINE	24
+#define TWQ_WAIT		(60 * HZ)	/* a stuck step gives up */
+
+static DEFINE_MUTEX(twq_mutex);		/* one debugfs command at a time */
+
+/**
+ * struct twq_scale - how much work each scenario does
+ * @name: tiny (smoke test), quick (default benchmark) or full
+ * @perfwq_ms: nominal duration of one perf-wq workload
+ * @perfwq_job_loops: iterations of the competing job, per CPU
+ * @workloads: bit mask of the perf-wq workloads to run
+ * @burns: perf-wq burn lengths to run: 1 = L (50 us), 2 = S (1-4 us)
+ * @lat_n: latency samples per queuer (one queuer per CPU)
+ * @tp_n: items each throughput queuer queues
+ * @flush_n: calls per flush measurement
+ * @delay_n: samples per delay
+ * @inv_chunks: CPU-bound chunks of the inversion scenario
+ */
+struct twq_scale {
+	const char *name;
+	unsigned int perfwq_ms;
+	unsigned long perfwq_job_loops;
+	unsigned int workloads;
+	unsigned int burns;
+	unsigned int lat_n;
+	unsigned int tp_n;
+	unsigned int flush_n;
+	unsigned int delay_n;
+	unsigned int inv_chunks;
+};
+
+static const struct twq_scale twq_scales[] = {
+	{ "tiny", 100, 200000, 0x21, 1, 20, 500, 20, 2, 2 },
+	{ "quick", 1500, 60000000, 0x3f, 1, 600, 50000, 200, 20, 16 },
+	{ "full", 6000, 240000000, 0x3f, 3, 2000, 200000, 1000, 100, 32 },
+};
 
 /* ------------------------------------------------------------------ */
-/* 1. churn                                                            */
+/* 1. results                                                          */
+/* ------------------------------------------------------------------ */
+
+static __printf(3, 4) void twq_emit(const char *unit, s64 value,
+				     const char *fmt, ...)
+{
+	char name[96];
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(name, sizeof(name), fmt, args);
+	va_end(args);
+	pr_info(TWQ_TAG "{\"name\":\"%s\",\"unit\":\"%s\",\"value\":%lld}\n",
+		name, unit, value);
+}
+
+/**
+ * struct twq_samples - values collected concurrently, then sorted
+ * @v: the values
+ * @cap: room in @v
+ * @next: slots taken (may exceed @cap; extra values are dropped)
+ */
+struct twq_samples {
+	s64 *v;
+	unsigned int cap;
+	atomic_t next;
+};
+
+static int twq_samples_init(struct twq_samples *s, unsigned int cap)
+{
+	s->v = kvcalloc(max(cap, 1U), sizeof(*s->v), GFP_KERNEL);
+	s->cap = cap;
+	atomic_set(&s->next, 0);
+	return s->v ? 0 : -ENOMEM;
+}
+
+static void twq_samples_free(struct twq_samples *s)
+{
+	kvfree(s->v);
+	s->v = NULL;
+}
+
+static void twq_sample(struct twq_samples *s, s64 v)
+{
+	unsigned int i = atomic_inc_return(&s->next) - 1;
+
+	if (i < s->cap)
+		s->v[i] = v;
+}
+
+static unsigned int twq_samples_n(struct twq_samples *s)
+{
+	return min_t(unsigned int, atomic_read(&s->next), s->cap);
+}
+
+static int twq_cmp_s64(const void *a, const void *b)
+{
+	s64 x = *(const s64 *)a, y = *(const s64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Histogram bucket of @v: four per power of two. */
+static unsigned int twq_bucket(s64 v)
+{
+	unsigned int l;
+
+	if (v < 4)
+		return v < 0 ? 0 : v;
+	l = ilog2(v);
+	return l * 4 + ((v >> (l - 2)) & 3);
+}
+
+static s64 twq_bucket_low(unsigned int b)
+{
+	if (b < 4)
+		return b;
+	return (s64)(4 + (b & 3)) << (b / 4 - 2);
+}
+
+/* Emit the histogram of sorted values @v[0..n), in parts. */
+static void twq_emit_hist(const char *name, const char *unit, const s64 *v,
+			  unsigned int n)
+{
+	char buf[TWQ_HIST_PER_LINE * 28 + 8];
+	unsigned int i = 0, part = 0;
+
+	while (i < n) {
+		int len = 0, in_line = 0;
+
+		while (i < n && in_line < TWQ_HIST_PER_LINE) {
+			unsigned int b = twq_bucket(v[i]), c = 0;
+
+			while (i < n && twq_bucket(v[i]) == b) {
+				i++;
+				c++;
+			}
+			len += scnprintf(buf + len, sizeof(buf) - len, "%s[%lld,%u]",
+					 in_line ? "," : "", twq_bucket_low(b), c);
+			in_line++;
+		}
+		pr_info(TWQ_TAG "{\"name\":\"%s\",\"unit\":\"%s\",\"part\":%u,\"hist\":[%s]}\n",
+			name, unit, part++, buf);
+	}
+}
+
+/* Sort @s and emit NAME.{n,min,p50,p99,p999,max,mean} and NAME's histogram. */
+static void twq_emit_stats(struct twq_samples *s, const char *unit,
+			   const char *name)
+{
+	unsigned int n = twq_samples_n(s), i;
+	s64 *v = s->v, sum = 0;
+
+	twq_emit("count", n, "%s.n", name);
+	if (!n)
+		return;
+	sort(v, n, sizeof(*v), twq_cmp_s64, NULL);
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	twq_emit(unit, v[0], "%s.min", name);
+	twq_emit(unit, v[(n - 1) / 2], "%s.p50", name);
+	twq_emit(unit, v[(u64)(n - 1) * 99 / 100], "%s.p99", name);
+	twq_emit(unit, v[(u64)(n - 1) * 999 / 1000], "%s.p999", name);
+	twq_emit(unit, v[n - 1], "%s.max", name);
+	twq_emit(unit, div_s64(sum, n), "%s.mean", name);
+	twq_emit_hist(name, unit, v, n);
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. helpers                                                          */
+/* ------------------------------------------------------------------ */
+
+/* A kthread of a scenario: runs @fn, then waits to be stopped. */
+struct twq_thread {
+	struct task_struct *task;
+	int (*fn)(void *data);
+	void *data;
+	struct completion done;
+};
+
+static int twq_thread_main(void *arg)
+{
+	struct twq_thread *th = arg;
+
+	th->fn(th->data);
+	complete(&th->done);
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+/**
+ * struct twq_threads - the kthreads of one scenario step
+ * @th: the threads
+ * @n: threads started
+ * @cap: room in @th
+ */
+struct twq_threads {
+	struct twq_thread *th;
+	unsigned int n;
+	unsigned int cap;
+};
+
+static int twq_threads_init(struct twq_threads *ts, unsigned int cap)
+{
+	ts->th = kcalloc(cap, sizeof(*ts->th), GFP_KERNEL);
+	ts->n = 0;
+	ts->cap = cap;
+	return ts->th ? 0 : -ENOMEM;
+}
+
+/* Start @fn(@data) on @cpu (any CPU if negative) at @nice. */
+static int twq_thread_start(struct twq_threads *ts, int (*fn)(void *),
+			    void *data, int cpu, int nice, const char *name)
+{
+	struct twq_thread *th;
+
+	if (WARN_ON_ONCE(ts->n >= ts->cap))
+		return -ENOSPC;
+	th = &ts->th[ts->n];
+	th->fn = fn;
+	th->data = data;
+	init_completion(&th->done);
+	if (cpu >= 0)
+		th->task = kthread_create_on_cpu(twq_thread_main, th, cpu, name);
+	else
+		th->task = kthread_create(twq_thread_main, th, "%s", name);
+	if (IS_ERR(th->task))
+		return PTR_ERR(th->task);
+	get_task_struct(th->task);
+	set_user_nice(th->task, nice);
+	wake_up_process(th->task);
+	ts->n++;
+	return 0;
+}
+
+/* Wait until every thread's function returned; false on timeout. */
+static bool twq_threads_wait(struct twq_threads *ts)
+{
+	unsigned int i;
+
+	for (i = 0; i < ts->n; i++)
+		if (!wait_for_completion_timeout(&ts->th[i].done, TWQ_WAIT))
+			return false;
+	return true;
+}
+
+static void twq_threads_stop(struct twq_threads *ts)
+{
+	unsigned int i;
+
+	for (i = 0; i < ts->n && ts->th; i++) {
+		kthread_stop(ts->th[i].task);
+		put_task_struct(ts->th[i].task);
+	}
+	kfree(ts->th);
+	ts->th = NULL;
+	ts->n = 0;
+}
+
+static int twq_nth_online_cpu(unsigned int i)
+{
+	return cpumask_nth(i % num_online_cpus(), cpu_online_mask);
+}
+
+/* A nice-0 CPU hog: spins until stopped, yielding only when asked to. */
+static int twq_hog_fn(void *data)
+{
+	while (!kthread_should_stop()) {
+		cpu_relax();
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Start @per_cpu hogs on every online CPU (stopped with kthread_stop()). */
+static int twq_hogs_start(struct twq_threads *ts, unsigned int per_cpu)
+{
+	unsigned int cpu, i;
+	int ret;
+
+	ret = twq_threads_init(ts, max(per_cpu * num_online_cpus(), 1U));
+	if (ret)
+		return ret;
+	for_each_online_cpu(cpu) {
+		for (i = 0; i < per_cpu; i++) {
+			struct task_struct *t;
+
+			t = kthread_create_on_cpu(twq_hog_fn, NULL, cpu, "twq_hog/%u");
+			if (IS_ERR(t))
+				return PTR_ERR(t);
+			get_task_struct(t);
+			set_user_nice(t, 0);
+			wake_up_process(t);
+			ts->th[ts->n++].task = t;
+		}
+	}
+	return 0;
+}
+
+static unsigned int twq_count_kworkers(void)
+{
+	struct task_struct *g, *p;
+	unsigned int n = 0;
+
+	rcu_read_lock();
+	for_each_process_thread(g, p)
+		if (str_has_prefix(p->comm, "kworker/"))
+			n++;
+	rcu_read_unlock();
+	return n;
+}
+
+/* Context switches so far (as a module: of the tasks alive now). */
+static u64 twq_context_switches(void)
+{
+#if IS_BUILTIN(CONFIG_TEST_WORKQUEUE)
+	return nr_context_switches();
+#else
+	struct task_struct *g, *p;
+	u64 n = 0;
+
+	rcu_read_lock();
+	for_each_process_thread(g, p)
+		n += p->nvcsw + p->nivcsw;
+	rcu_read_unlock();
+	return n;
+#endif
+}
+
+/* Peak kworker count while a step runs, sampled by a kthread. */
+struct twq_peak {
+	struct task_struct *task;
+	unsigned int peak;
+};
+
+static int twq_peak_fn(void *data)
+{
+	struct twq_peak *pk = data;
+
+	while (!kthread_should_stop()) {
+		pk->peak = max(pk->peak, twq_count_kworkers());
+		usleep_range(5000, 6000);
+	}
+	return 0;
+}
+
+static void twq_peak_start(struct twq_peak *pk)
+{
+	pk->peak = twq_count_kworkers();
+	pk->task = kthread_run(twq_peak_fn, pk, "twq_peak");
+	if (IS_ERR(pk->task))
+		pk->task = NULL;
+}
+
+static unsigned int twq_peak_stop(struct twq_peak *pk)
+{
+	if (pk->task)
+		kthread_stop(pk->task);
+	return max(pk->peak, twq_count_kworkers());
+}
+
+/* Burn @us of CPU without sleeping, in slices that let others preempt. */
+static void twq_burn_us(unsigned int us)
+{
+	while (us) {
+		unsigned int step = min(us, 500U);
+
+		udelay(step);
+		us -= step;
+		cond_resched();
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* 3. selftest hooks: churn, freezer                                   */
 /* ------------------------------------------------------------------ */
 
 #define TWQ_CHURN_ITEMS	48
@@ -167,10 +579,6 @@ static int twq_churn_stop(char *buf, size_t len)
 			 queued, ran, lost);
 }
 
-/* ------------------------------------------------------------------ */
-/* 2. freezer                                                          */
-/* ------------------------------------------------------------------ */
-
 /* Fires well inside the freeze that pm_test=freezer holds for seconds. */
 #define TWQ_FREEZE_DELAY	(HZ)
 
@@ -275,25 +683,968 @@ static int twq_freezer_show(char *buf, size_t len)
 }
 
 /* ------------------------------------------------------------------ */
-/* 3. debugfs and module glue                                          */
+/* 4. perfwq                                                           */
 /* ------------------------------------------------------------------ */
+
+/*
+ * A work class of the perf-wq table: burn L or S microseconds split
+ * around a sleep of 0..2*mean_sleep, then requeue after 0..2*mean_resched;
+ * factor scales the cycle count to the workload duration.
+ */
+struct twq_pw_class {
+	const char *name;
+	unsigned int burn_l, burn_s, mean_sleep_ms, mean_resched_ms, factor;
+};
+
+static const struct twq_pw_class twq_pw_classes[] = {
+	{ "sht", 50, 1, 1, 10, 3 },
+	{ "med", 50, 2, 10, 50, 2 },
+	{ "lng", 50, 4, 100, 250, 1 },
+};
+
+/* nr_wqs workqueues, each with nr[class] works of each class. */
+struct twq_pw_group {
+	u8 nr_wqs;
+	u8 nr[ARRAY_SIZE(twq_pw_classes)];
+};
+
+static const struct twq_pw_group twq_pw_workloads[6][4] = {
+	{ { 12, { 4, 0, 0 } }, { 2, { 2, 2, 0 } }, { 4, { 0, 2, 1 } }, { 8, { 0, 0, 1 } } },
+	{ { 8, { 4, 0, 0 } }, { 2, { 2, 2, 0 } }, { 4, { 0, 2, 1 } }, { 8, { 0, 0, 1 } } },
+	{ { 4, { 4, 0, 0 } }, { 2, { 2, 2, 0 } }, { 4, { 0, 2, 1 } }, { 8, { 0, 0, 1 } } },
+	{ { 2, { 4, 0, 0 } }, { 2, { 2, 2, 0 } }, { 4, { 0, 2, 1 } }, { 8, { 0, 0, 1 } } },
+	{ { 2, { 4, 0, 0 } }, { 2, { 0, 2, 0 } }, { 4, { 0, 2, 1 } }, { 8, { 0, 0, 1 } } },
+	{ { 2, { 0, 2, 0 } }, { 4, { 0, 2, 1 } }, { 8, { 0, 0, 1 } } },
+};
+
+struct twq_pw_work {
+	struct delayed_work dwork;
+	struct workqueue_struct *wq;
+	const struct twq_pw_class *cls;
+	unsigned int burn_us;
+	struct rnd_state rnd;
+	unsigned int cycles_left;
+	unsigned int cycles_done;
+	u64 start_ns;
+	u64 end_ns;
+	atomic_t *remaining;
+};
+
+static void twq_pw_fn(struct work_struct *work)
+{
+	struct twq_pw_work *w = container_of(to_delayed_work(work),
+					     struct twq_pw_work, dwork);
+	const struct twq_pw_class *c = w->cls;
+	unsigned int sleep, part, delay;
+
+	sleep = c->mean_sleep_ms * (prandom_u32_state(&w->rnd) % 200) / 100;
+	part = sleep * (prandom_u32_state(&w->rnd) % 100) / 100;
+	msleep(part);
+	udelay(w->burn_us);
+	msleep(sleep - part);
+
+	w->cycles_done++;
+	if (--w->cycles_left) {
+		delay = c->mean_resched_ms * (prandom_u32_state(&w->rnd) % 200) / 100;
+		queue_delayed_work(w->wq, &w->dwork, msecs_to_jiffies(delay));
+		return;
+	}
+	w->end_ns = ktime_get_ns();
+	if (atomic_dec_and_test(w->remaining))
+		wake_up_var(w->remaining);
+}
+
+/* The competing job: a fixed number of loop iterations per CPU. */
+struct twq_job {
+	unsigned long loops;
+	u64 seed;
+	u64 end_ns;
+};
+
+static int twq_job_fn(void *data)
+{
+	struct twq_job *j = data;
+	u64 x = j->seed | 1;
+	unsigned long i;
+
+	for (i = 0; i < j->loops; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (!(i & 0xffff))
+			cond_resched();
+	}
+	WRITE_ONCE(j->seed, x);
+	j->end_ns = ktime_get_ns();
+	return 0;
+}
+
+struct twq_pw_run {
+	struct workqueue_struct *wqs[32];
+	unsigned int nr_wqs;
+	struct twq_pw_work *works;
+	unsigned int nr_works;
+	atomic_t remaining;
+};
+
+static void twq_pw_teardown(struct twq_pw_run *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_works; i++)
+		cancel_delayed_work_sync(&r->works[i].dwork);
+	for (i = 0; i < r->nr_wqs; i++)
+		destroy_workqueue(r->wqs[i]);
+	kfree(r->works);
+}
+
+/* Create the workqueues and works of workload @wl; queue nothing yet. */
+static int twq_pw_setup(struct twq_pw_run *r, unsigned int wl, bool burn_l,
+			unsigned int dur_ms)
+{
+	const struct twq_pw_group *g;
+	unsigned int i, c, k, seed = 0;
+
+	memset(r, 0, sizeof(*r));
+	for (g = twq_pw_workloads[wl]; g < twq_pw_workloads[wl] + 4 && g->nr_wqs; g++)
+		for (c = 0; c < ARRAY_SIZE(twq_pw_classes); c++)
+			r->nr_works += g->nr_wqs * g->nr[c];
+	r->works = kcalloc(r->nr_works, sizeof(*r->works), GFP_KERNEL);
+	if (!r->works)
+		return -ENOMEM;
+
+	k = 0;
+	for (g = twq_pw_workloads[wl]; g < twq_pw_workloads[wl] + 4 && g->nr_wqs; g++) {
+		for (i = 0; i < g->nr_wqs; i++) {
+			struct workqueue_struct *wq;
+
+			wq = alloc_workqueue("twq-pw%02u", __WQ_LEGACY | WQ_MEM_RECLAIM,
+					     1, r->nr_wqs);
+			if (!wq)
+				return -ENOMEM;
+			r->wqs[r->nr_wqs++] = wq;
+			for (c = 0; c < ARRAY_SIZE(twq_pw_classes); c++) {
+				const struct twq_pw_class *cls = &twq_pw_classes[c];
+				unsigned int n;
+
+				for (n = 0; n < g->nr[c]; n++, k++) {
+					struct twq_pw_work *w = &r->works[k];
+
+					INIT_DELAYED_WORK(&w->dwork, twq_pw_fn);
+					w->wq = wq;
+					w->cls = cls;
+					w->burn_us = burn_l ? cls->burn_l : cls->burn_s;
+					w->cycles_left = max(1U, dur_ms /
+						(cls->mean_sleep_ms + cls->mean_resched_ms) /
+						cls->factor);
+					w->remaining = &r->remaining;
+					prandom_seed_state(&w->rnd, ++seed * 7919 + wl);
+				}
+			}
+		}
+	}
+	atomic_set(&r->remaining, r->nr_works);
+	return 0;
+}
+
+static void twq_pw_report(struct twq_pw_run *r, const char *tag, u64 start)
+{
+	unsigned int c, i;
+
+	for (c = 0; c < ARRAY_SIZE(twq_pw_classes); c++) {
+		const struct twq_pw_class *cls = &twq_pw_classes[c];
+		u64 cycles = 0, last = 0;
+		bool any = false;
+
+		for (i = 0; i < r->nr_works; i++) {
+			if (r->works[i].cls != cls)
+				continue;
+			any = true;
+			cycles += r->works[i].cycles_done;
+			last = max(last, r->works[i].end_ns);
+		}
+		if (!any)
+			continue;
+		twq_emit("count", cycles, "perfwq.%s.%s.cycles", tag, cls->name);
+		twq_emit("ns", last > start ? last - start : 0, "perfwq.%s.%s.time",
+			 tag, cls->name);
+	}
+}
+
+/* Run workload @wl with burn L or S beside the competing job. */
+static int twq_pw_workload(const struct twq_scale *sc, unsigned int wl, bool burn_l)
+{
+	struct twq_job *jobs;
+	struct twq_threads ts;
+	struct twq_pw_run r;
+	struct twq_peak pk;
+	u64 start, ctx0, job_end = 0;
+	char tag[16];
+	unsigned int i, cpu;
+	int ret;
+
+	snprintf(tag, sizeof(tag), "wl%u.%c", wl, burn_l ? 'L' : 'S');
+	jobs = kcalloc(nr_cpu_ids, sizeof(*jobs), GFP_KERNEL);
+	ret = jobs ? twq_pw_setup(&r, wl, burn_l, sc->perfwq_ms) : -ENOMEM;
+	if (!ret)
+		ret = twq_threads_init(&ts, num_online_cpus());
+	if (ret)
+		goto out;
+
+	ctx0 = twq_context_switches();
+	twq_peak_start(&pk);
+	start = ktime_get_ns();
+	for_each_online_cpu(cpu) {
+		jobs[cpu].loops = sc->perfwq_job_loops;
+		jobs[cpu].seed = cpu + 1;
+		twq_thread_start(&ts, twq_job_fn, &jobs[cpu], cpu, 0, "twq_job/%u");
+	}
+	for (i = 0; i < r.nr_works; i++) {
+		r.works[i].start_ns = start;
+		queue_delayed_work_on(twq_nth_online_cpu(i), r.works[i].wq,
+				      &r.works[i].dwork, 0);
+	}
+	if (!wait_var_event_timeout(&r.remaining, !atomic_read(&r.remaining),
+				    msecs_to_jiffies(20 * sc->perfwq_ms) + TWQ_WAIT))
+		twq_emit("count", atomic_read(&r.remaining), "perfwq.%s.unfinished", tag);
+	if (!twq_threads_wait(&ts))
+		twq_emit("count", 1, "perfwq.%s.job_unfinished", tag);
+	for_each_online_cpu(cpu)
+		job_end = max(job_end, jobs[cpu].end_ns);
+
+	twq_emit("ns", job_end - start, "perfwq.%s.job_time", tag);
+	twq_pw_report(&r, tag, start);
+	twq_emit("count", twq_peak_stop(&pk), "perfwq.%s.peak_kworkers", tag);
+	twq_emit("count", twq_context_switches() - ctx0, "perfwq.%s.context_switches", tag);
+	twq_threads_stop(&ts);
+out:
+	if (jobs)
+		twq_pw_teardown(&r);
+	kfree(jobs);
+	return ret;
+}
+
+static int twq_scenario_perfwq(const struct twq_scale *sc)
+{
+	unsigned int wl, b;
+	int ret = 0;
+
+	for (b = 0; b < 2 && !ret; b++) {
+		if (!(sc->burns & BIT(b)))
+			continue;
+		for (wl = 0; wl < ARRAY_SIZE(twq_pw_workloads) && !ret; wl++)
+			if (sc->workloads & BIT(wl))
+				ret = twq_pw_workload(sc, wl, b == 0);
+	}
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* 5. latency                                                          */
+/* ------------------------------------------------------------------ */
+
+enum twq_kind {
+	TWQ_PERCPU,
+	TWQ_HIGHPRI,
+	TWQ_UNBOUND,
+	TWQ_ORDERED,
+	TWQ_BH,
+	TWQ_FIFO_KTHREAD,	/* reference: a SCHED_FIFO kthread_worker */
+	TWQ_NR_KINDS,
+};
+
+static const char * const twq_kind_names[TWQ_NR_KINDS] = {
+	"percpu", "highpri", "unbound", "ordered", "bh", "fifo_kthread",
+};
+
+/* Where a scenario queues its items: a workqueue or a kthread_worker. */
+struct twq_target {
+	enum twq_kind kind;
+	struct workqueue_struct *wq;
+	struct kthread_worker *kw;
+};
+
+static int twq_target_init(struct twq_target *t, enum twq_kind kind)
+{
+	static const unsigned int flags[] = {
+		[TWQ_PERCPU] = 0, [TWQ_HIGHPRI] = WQ_HIGHPRI,
+		[TWQ_UNBOUND] = WQ_UNBOUND, [TWQ_BH] = WQ_BH,
+	};
+
+	memset(t, 0, sizeof(*t));
+	t->kind = kind;
+	if (kind == TWQ_FIFO_KTHREAD) {
+		t->kw = kthread_create_worker(0, "twq_fifo");
+		if (IS_ERR(t->kw))
+			return PTR_ERR(t->kw);
+		sched_set_fifo(t->kw->task);
+		return 0;
+	}
+	if (kind == TWQ_ORDERED)
+		t->wq = alloc_ordered_workqueue("twq_%s", 0, twq_kind_names[kind]);
+	else
+		t->wq = alloc_workqueue("twq_%s", flags[kind], 0, twq_kind_names[kind]);
+	return t->wq ? 0 : -ENOMEM;
+}
+
+static void twq_target_destroy(struct twq_target *t)
+{
+	if (t->kw)
+		kthread_destroy_worker(t->kw);
+	if (t->wq)
+		destroy_workqueue(t->wq);
+}
+
+/* An item that can go to either kind of target. */
+struct twq_item {
+	struct work_struct work;
+	struct kthread_work kwork;
+	u64 queued_ns;
+	struct twq_samples *lat;
+	atomic_t *count;
+	struct completion done;
+};
+
+static void twq_item_ran(struct twq_item *it)
+{
+	if (it->lat)
+		twq_sample(it->lat, ktime_get_ns() - it->queued_ns);
+	if (it->count) {
+		atomic_inc(it->count);
+		wake_up_var(it->count);
+	}
+	complete(&it->done);
+}
+
+static void twq_item_fn(struct work_struct *work)
+{
+	twq_item_ran(container_of(work, struct twq_item, work));
+}
+
+static void twq_item_kfn(struct kthread_work *kwork)
+{
+	twq_item_ran(container_of(kwork, struct twq_item, kwork));
+}
+
+/* BH items get their own lockdep class (see INIT_WORK()). */
+static void twq_item_init(struct twq_item *it, enum twq_kind kind)
+{
+	if (kind == TWQ_BH)
+		INIT_WORK(&it->work, twq_item_fn);
+	else
+		INIT_WORK(&it->work, twq_item_fn);
+	kthread_init_work(&it->kwork, twq_item_kfn);
+	init_completion(&it->done);
+}
+
+/* Queue @it on @t from CPU @cpu; false if it was still pending. */
+static bool twq_item_queue(struct twq_target *t, struct twq_item *it, int cpu)
+{
+	switch (t->kind) {
+	case TWQ_FIFO_KTHREAD:
+		return kthread_queue_work(t->kw, &it->kwork);
+	case TWQ_UNBOUND:
+	case TWQ_ORDERED:
+		return queue_work(t->wq, &it->work);
+	default:
+		return queue_work_on(cpu, t->wq, &it->work);
+	}
+}
+
+/*
+ * Latency queuers run on the first half of the online CPUs and dispatch to
+ * the second half, which the hogs keep busy: per-CPU kinds are queued on a
+ * CPU of that half, unbound kinds and the kthread_worker are confined to
+ * it.  The queuer's own CPU never serves the item, so each kind has one
+ * dispatch path (a remote wakeup), as when a caller hands work to other
+ * CPUs.
+ */
+struct twq_lat_queuer {
+	struct twq_target *target;
+	struct twq_item item;
+	unsigned int n;
+	int target_cpu;
+	struct rnd_state rnd;
+};
+
+/* Queue one item at a time, at random gaps, and wait for it to run. */
+static int twq_lat_queuer_fn(void *data)
+{
+	struct twq_lat_queuer *q = data;
+	unsigned int i;
+
+	for (i = 0; i < q->n; i++) {
+		unsigned int gap = 50 + prandom_u32_state(&q->rnd) % 150;
+
+		reinit_completion(&q->item.done);
+		q->item.queued_ns = ktime_get_ns();
+		twq_item_queue(q->target, &q->item, q->target_cpu);
+		if (!wait_for_completion_timeout(&q->item.done, TWQ_WAIT))
+			break;
+		usleep_range(gap, gap + 20);
+	}
+	return 0;
+}
+
+/* Keep the workers of unbound kinds and the kthread_worker on @mask. */
+static int twq_target_confine(struct twq_target *t, const struct cpumask *mask)
+{
+	if (t->kw)
+		return set_cpus_allowed_ptr(t->kw->task, mask);
+#if IS_BUILTIN(CONFIG_TEST_WORKQUEUE)
+	if (t->kind == TWQ_UNBOUND || t->kind == TWQ_ORDERED) {
+		struct workqueue_attrs *attrs = alloc_workqueue_attrs();
+		int ret;
+
+		if (!attrs)
+			return -ENOMEM;
+		cpumask_copy(attrs->cpumask, mask);
+		attrs->ordered = t->kind == TWQ_ORDERED;
+		ret = apply_workqueue_attrs(t->wq, attrs);
+		free_workqueue_attrs(attrs);
+		return ret;
+	}
+#endif
+	return 0;
+}
+
+/* The second half of the online CPUs (all of them on one CPU). */
+static void twq_lat_targets(struct cpumask *mask, unsigned int *nr_queuers)
+{
+	unsigned int nr = num_online_cpus(), i;
+
+	*nr_queuers = max(nr / 2, 1U);
+	cpumask_clear(mask);
+	for (i = nr > 1 ? *nr_queuers : 0; i < nr; i++)
+		cpumask_set_cpu(twq_nth_online_cpu(i), mask);
+}
+
+static int twq_lat_run(const struct twq_scale *sc, enum twq_kind kind,
+		       unsigned int hogs, const struct cpumask *targets,
+		       unsigned int nq)
+{
+	struct twq_threads hog_ts = {}, ts = {};
+	struct twq_samples lat = {};
+	struct twq_lat_queuer *qs;
+	struct twq_target t;
+	char name[48];
+	unsigned int i;
+	int ret;
+
+	qs = kcalloc(nq, sizeof(*qs), GFP_KERNEL);
+	if (!qs)
+		return -ENOMEM;
+	ret = twq_target_init(&t, kind);
+	if (ret)
+		goto out_free;
+	ret = twq_target_confine(&t, targets);
+	if (!ret)
+		ret = twq_samples_init(&lat, nq * sc->lat_n);
+	if (!ret)
+		ret = twq_threads_init(&ts, nq);
+	if (!ret)
+		ret = twq_hogs_start(&hog_ts, hogs);
+	if (ret)
+		goto out_threads;
+
+	for (i = 0; i < nq; i++) {
+		struct twq_lat_queuer *q = &qs[i];
+
+		q->target = &t;
+		q->n = sc->lat_n;
+		q->target_cpu = cpumask_nth(i % cpumask_weight(targets), targets);
+		prandom_seed_state(&q->rnd, i * 31 + kind * 7 + hogs);
+		twq_item_init(&q->item, kind);
+		q->item.lat = &lat;
+		twq_thread_start(&ts, twq_lat_queuer_fn, q, twq_nth_online_cpu(i), 0,
+				 "twq_lat/%u");
+	}
+	twq_threads_wait(&ts);
+	snprintf(name, sizeof(name), "latency.%s.hogs%u", twq_kind_names[kind], hogs);
+	twq_emit_stats(&lat, "ns", name);
+out_threads:
+	twq_threads_stop(&ts);
+	twq_threads_stop(&hog_ts);
+	twq_samples_free(&lat);
+	twq_target_destroy(&t);
+out_free:
+	kfree(qs);
+	return ret;
+}
+
+static int twq_scenario_latency(const struct twq_scale *sc)
+{
+	unsigned int hogs, kind, nq;
+	cpumask_var_t targets;
+	int ret = 0;
+
+	if (!zalloc_cpumask_var(&targets, GFP_KERNEL))
+		return -ENOMEM;
+	cpus_read_lock();
+	twq_lat_targets(targets, &nq);
+	cpus_read_unlock();
+	for (hogs = 0; hogs <= 2 && !ret; hogs++)
+		for (kind = 0; kind < TWQ_NR_KINDS && !ret; kind++)
+			ret = twq_lat_run(sc, kind, hogs, targets, nq);
+	free_cpumask_var(targets);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* 6. throughput                                                       */
+/* ------------------------------------------------------------------ */
+
+#define TWQ_TP_BATCH	256
+
+/*
+ * A throughput queuer queues a batch of distinct items back to back,
+ * timing each queue call, then sleeps until the batch has run; no
+ * spinning on items still pending.
+ */
+struct twq_tp_queuer {
+	struct twq_target *target;
+	struct twq_item batch[TWQ_TP_BATCH];
+	struct twq_samples *cost;
+	atomic_t ran;
+	unsigned int n;
+	int cpu;
+};
+
+static int twq_tp_queuer_fn(void *data)
+{
+	struct twq_tp_queuer *q = data;
+	unsigned int queued = 0, i;
+
+	while (queued < q->n) {
+		unsigned int nr = min(q->n - queued, (unsigned int)TWQ_TP_BATCH);
+
+		atomic_set(&q->ran, 0);
+		for (i = 0; i < nr; i++) {
+			u64 t0 = ktime_get_ns();
+
+			twq_item_queue(q->target, &q->batch[i], q->cpu);
+			twq_sample(q->cost, ktime_get_ns() - t0);
+		}
+		queued += nr;
+		if (!wait_var_event_timeout(&q->ran, atomic_read(&q->ran) >= nr,
+					    TWQ_WAIT))
+			break;
+	}
+	return 0;
+}
+
+static int twq_tp_run(const struct twq_scale *sc, enum twq_kind kind,
+		      unsigned int nq)
+{
+	struct twq_tp_queuer *qs;
+	struct twq_samples cost;
+	struct twq_threads ts;
+	struct twq_target t;
+	unsigned int i, j, total = nq * sc->tp_n;
+	char name[48];
+	u64 start, end;
+	int ret;
+
+	qs = kvcalloc(nq, sizeof(*qs), GFP_KERNEL);
+	if (!qs)
+		return -ENOMEM;
+	ret = twq_target_init(&t, kind);
+	if (ret)
+		goto out_free;
+	ret = twq_samples_init(&cost, total);
+	if (!ret)
+		ret = twq_threads_init(&ts, nq);
+	if (ret)
+		goto out_target;
+
+	for (i = 0; i < nq; i++) {
+		qs[i].target = &t;
+		qs[i].cost = &cost;
+		qs[i].n = sc->tp_n;
+		qs[i].cpu = twq_nth_online_cpu(i);
+		for (j = 0; j < TWQ_TP_BATCH; j++) {
+			twq_item_init(&qs[i].batch[j], kind);
+			qs[i].batch[j].count = &qs[i].ran;
+		}
+	}
+	start = ktime_get_ns();
+	for (i = 0; i < nq; i++)
+		twq_thread_start(&ts, twq_tp_queuer_fn, &qs[i], qs[i].cpu, 0, "twq_tp/%u");
+	twq_threads_wait(&ts);	/* each waits for its last batch to run */
+	end = ktime_get_ns();
+	twq_threads_stop(&ts);
+
+	snprintf(name, sizeof(name), "throughput.%s.q%u", twq_kind_names[kind], nq);
+	twq_emit("items/s", div64_u64((u64)total * NSEC_PER_SEC,
+				      max(end - start, 1ULL)), "%s.rate", name);
+	strlcat(name, ".queue_cost", sizeof(name));
+	twq_emit_stats(&cost, "ns", name);
+out_target:
+	twq_samples_free(&cost);
+	twq_target_destroy(&t);
+out_free:
+	kvfree(qs);
+	return ret;
+}
+
+static int twq_scenario_throughput(const struct twq_scale *sc)
+{
+	static const unsigned int queuers[] = { 1, 2, 4 };
+	unsigned int kind, i;
+	int ret = 0;
+
+	for (kind = 0; kind < TWQ_FIFO_KTHREAD && !ret; kind++)
+		for (i = 0; i < ARRAY_SIZE(queuers) && !ret; i++)
+			ret = twq_tp_run(sc, kind, queuers[i]);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* 7. flush                                                            */
+/* ------------------------------------------------------------------ */
+
+static void twq_nop_fn(struct work_struct *work)
+{
+}
+
+static int twq_scenario_flush(const struct twq_scale *sc)
+{
+	struct workqueue_struct *wq = alloc_workqueue("twq_flush", 0, 0);
+	struct twq_samples s;
+	struct work_struct w;
+	unsigned int i;
+	u64 t0;
+
+	if (!wq || twq_samples_init(&s, sc->flush_n)) {
+		if (wq)
+			destroy_workqueue(wq);
+		return -ENOMEM;
+	}
+	INIT_WORK_ONSTACK(&w, twq_nop_fn);
+	for (i = 0; i < sc->flush_n; i++) {
+		queue_work(wq, &w);
+		t0 = ktime_get_ns();
+		flush_work(&w);
+		twq_sample(&s, ktime_get_ns() - t0);
+	}
+	twq_emit_stats(&s, "ns", "flush.flush_work");
+
+	atomic_set(&s.next, 0);
+	for (i = 0; i < sc->flush_n; i++) {
+		queue_work(wq, &w);
+		t0 = ktime_get_ns();
+		flush_workqueue(wq);
+		twq_sample(&s, ktime_get_ns() - t0);
+	}
+	twq_emit_stats(&s, "ns", "flush.flush_workqueue");
+	destroy_work_on_stack(&w);
+
+#if IS_BUILTIN(CONFIG_TEST_WORKQUEUE)
+	atomic_set(&s.next, 0);
+	for (i = 0; i < max(sc->flush_n / 4, 1U); i++) {
+		t0 = ktime_get_ns();
+		schedule_on_each_cpu(twq_nop_fn);
+		twq_sample(&s, ktime_get_ns() - t0);
+	}
+	twq_emit_stats(&s, "ns", "flush.schedule_on_each_cpu");
+#else
+	pr_info("flush: schedule_on_each_cpu() is not exported; built in only\n");
+#endif
+	twq_samples_free(&s);
+	destroy_workqueue(wq);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* 8. delay                                                            */
+/* ------------------------------------------------------------------ */
+
+static const unsigned int twq_delays_ms[] = { 1, 2, 5, 10, 50, 100 };
+
+struct twq_delay_item {
+	struct delayed_work dwork;
+	struct workqueue_struct *wq;
+	unsigned int ms, n;
+	u64 due_ns;
+	struct twq_samples late;
+	struct completion done;
+};
+
+static void twq_delay_fn(struct work_struct *work)
+{
+	struct twq_delay_item *d = container_of(to_delayed_work(work),
+						struct twq_delay_item, dwork);
+
+	twq_sample(&d->late, (s64)(ktime_get_ns() - d->due_ns));
+	complete(&d->done);
+}
+
+/* One delay: queue, wait for the item, repeat. */
+static int twq_delay_thread(void *data)
+{
+	struct twq_delay_item *d = data;
+	unsigned int i;
+
+	for (i = 0; i < d->n; i++) {
+		reinit_completion(&d->done);
+		d->due_ns = ktime_get_ns() + (u64)d->ms * NSEC_PER_MSEC;
+		queue_delayed_work(d->wq, &d->dwork, msecs_to_jiffies(d->ms));
+		if (!wait_for_completion_timeout(&d->done, TWQ_WAIT))
+			break;
+		usleep_range(100, 1000);
+	}
+	return 0;
+}
+
+static int twq_scenario_delay(const struct twq_scale *sc)
+{
+	struct twq_delay_item *ds;
+	struct workqueue_struct *wq;
+	struct twq_threads ts;
+	unsigned int i;
+	char name[40];
+	int ret = -ENOMEM;
+
+	ds = kcalloc(ARRAY_SIZE(twq_delays_ms), sizeof(*ds), GFP_KERNEL);
+	wq = alloc_workqueue("twq_delay", 0, 0);
+	if (!ds || !wq || twq_threads_init(&ts, ARRAY_SIZE(twq_delays_ms)))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(twq_delays_ms); i++) {
+		struct twq_delay_item *d = &ds[i];
+
+		INIT_DELAYED_WORK(&d->dwork, twq_delay_fn);
+		init_completion(&d->done);
+		d->wq = wq;
+		d->ms = twq_delays_ms[i];
+		d->n = sc->delay_n;
+		if (twq_samples_init(&d->late, d->n))
+			goto out_threads;
+		twq_thread_start(&ts, twq_delay_thread, d, -1, 0, "twq_delay");
+	}
+	twq_threads_wait(&ts);
+	for (i = 0; i < ARRAY_SIZE(twq_delays_ms); i++) {
+		snprintf(name, sizeof(name), "delay.%ums.lateness", twq_delays_ms[i]);
+		twq_emit_stats(&ds[i].late, "ns", name);
+	}
+	ret = 0;
+out_threads:
+	twq_threads_stop(&ts);
+	for (i = 0; i < ARRAY_SIZE(twq_delays_ms); i++) {
+		cancel_delayed_work_sync(&ds[i].dwork);
+		twq_samples_free(&ds[i].late);
+	}
+out:
+	if (wq)
+		destroy_workqueue(wq);
+	kfree(ds);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* 9. inversion                                                        */
+/* ------------------------------------------------------------------ */
+
+#define TWQ_INV_CHUNK_US	2000
+
+static void twq_inv_fn(struct work_struct *work)
+{
+	twq_burn_us(TWQ_INV_CHUNK_US);
+}
+
+static int twq_scenario_inversion(const struct twq_scale *sc)
+{
+#if IS_BUILTIN(CONFIG_TEST_WORKQUEUE)
+	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
+	struct workqueue_struct *wq = alloc_workqueue("twq_nice19", WQ_UNBOUND, 0);
+	struct work_struct *chunks;
+	struct twq_threads hogs;
+	unsigned int i;
+	u64 t0;
+	int ret = -ENOMEM;
+
+	chunks = kcalloc(sc->inv_chunks, sizeof(*chunks), GFP_KERNEL);
+	if (!attrs || !wq || !chunks)
+		goto out;
+	attrs->nice = 19;
+	ret = apply_workqueue_attrs(wq, attrs);
+	if (!ret)
+		ret = twq_hogs_start(&hogs, 1);
+	if (ret)
+		goto out;
+
+	t0 = ktime_get_ns();
+	for (i = 0; i < sc->inv_chunks; i++) {
+		INIT_WORK(&chunks[i], twq_inv_fn);
+		queue_work(wq, &chunks[i]);
+	}
+	flush_workqueue(wq);	/* by this nice-0 task */
+	twq_emit("ns", ktime_get_ns() - t0, "inversion.flush_time");
+	twq_emit("count", sc->inv_chunks, "inversion.chunks");
+	twq_threads_stop(&hogs);
+out:
+	kfree(chunks);
+	if (wq)
+		destroy_workqueue(wq);
+	free_workqueue_attrs(attrs);
+	return ret;
+#else
+	pr_info("inversion: apply_workqueue_attrs() is not exported; built in only\n");
+	return 0;
+#endif
+}
+
+/* ------------------------------------------------------------------ */
+/* 10. footprint                                                       */
+/* ------------------------------------------------------------------ */
+
+static void twq_emit_footprint(const char *when)
+{
+	twq_emit("count", twq_count_kworkers(), "footprint.%s.kworkers", when);
+	twq_emit("kB", global_node_page_state(NR_KERNEL_STACK_KB),
+		 "footprint.%s.kernel_stack", when);
+	twq_emit("kB", global_node_page_state_pages(NR_SLAB_UNRECLAIMABLE_B) *
+		 (PAGE_SIZE / 1024), "footprint.%s.slab_unreclaimable", when);
+}
+
+/* ------------------------------------------------------------------ */
+/* 11. runner, debugfs and module glue                                 */
+/* ------------------------------------------------------------------ */
+
+struct twq_scenario {
+	const char *name;
+	int (*fn)(const struct twq_scale *sc);
+};
+
+static const struct twq_scenario twq_scenarios[] = {
+	{ "perfwq", twq_scenario_perfwq },
+	{ "latency", twq_scenario_latency },
+	{ "throughput", twq_scenario_throughput },
+	{ "flush", twq_scenario_flush },
+	{ "delay", twq_scenario_delay },
+	{ "inversion", twq_scenario_inversion },
+	{ "footprint", NULL },	/* sampled around the others */
+};
+
+static bool twq_booted_footprint;
+
+/* Run the scenarios in bit mask @mask at @sc, idling @idle_s at the end. */
+static int twq_run(unsigned long mask, const struct twq_scale *sc,
+		   unsigned int idle_s)
+{
+	bool footprint = mask & BIT(ARRAY_SIZE(twq_scenarios) - 1);
+	unsigned int i;
+	int ret = 0;
+
+	if (footprint && !twq_booted_footprint) {
+		twq_emit_footprint("boot");
+		twq_booted_footprint = true;
+	}
+	for (i = 0; i < ARRAY_SIZE(twq_scenarios) && !ret; i++) {
+		const struct twq_scenario *s = &twq_scenarios[i];
+		u64 t0 = ktime_get_ns();
+		char when[32];
+
+		if (!s->fn || !(mask & BIT(i)))
+			continue;
+		pr_info("TWQ-BEGIN %s scale=%s\n", s->name, sc->name);
+		ret = s->fn(sc);
+		pr_info("TWQ-DONE %s %llu ms%s\n", s->name,
+			div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC),
+			ret ? " (failed)" : "");
+		if (footprint) {
+			snprintf(when, sizeof(when), "after_%s", s->name);
+			twq_emit_footprint(when);
+		}
+	}
+	if (footprint && idle_s && !ret) {
+		pr_info("TWQ-BEGIN idle %us\n", idle_s);
+		ssleep(idle_s);
+		twq_emit_footprint("after_idle");
+	}
+	pr_info("TWQ-END%s\n", ret ? " (failed)" : "");
+	return ret;
+}
+
+/* Parse "SCENARIO... [scale=S] [idle_wait_s=N]" and run it. */
+static int twq_run_command(char *cmd)
+{
+	const struct twq_scale *sc = &twq_scales[1];
+	unsigned long mask = 0;
+	unsigned int idle_s = 0, i;
+	char *tok;
+
+	while ((tok = strsep(&cmd, " \t\n,")) != NULL) {
+		if (!*tok)
+			continue;
+		if (str_has_prefix(tok, "scale=")) {
+			for (i = 0; i < ARRAY_SIZE(twq_scales); i++)
+				if (!strcmp(tok + 6, twq_scales[i].name))
+					break;
+			if (i == ARRAY_SIZE(twq_scales))
+				return -EINVAL;
+			sc = &twq_scales[i];
+		} else if (str_has_prefix(tok, "idle_wait_s=")) {
+			if (kstrtouint(tok + 12, 10, &idle_s))
+				return -EINVAL;
+		} else if (!strcmp(tok, "all")) {
+			mask = BIT(ARRAY_SIZE(twq_scenarios)) - 1;
+		} else {
+			for (i = 0; i < ARRAY_SIZE(twq_scenarios); i++)
+				if (!strcmp(tok, twq_scenarios[i].name))
+					break;
+			if (i == ARRAY_SIZE(twq_scenarios))
+				return -EINVAL;
+			mask |= BIT(i);
+		}
+	}
+	if (!mask)
+		return -EINVAL;
+	return twq_run(mask, sc, idle_s);
+}
+
+static char *twq_run_param;
+module_param_named(run, twq_run_param, charp, 0444);
+MODULE_PARM_DESC(run, "scenarios to run at load: \"SCENARIO... [scale=tiny|quick|full] [idle_wait_s=N]\"");
 
 static struct dentry *twq_dir;
 static struct workqueue_struct *twq_sysfs_wq[2];
 
+/* Copy a short command from user space, NUL-terminated. */
+static int twq_get_cmd(char *buf, size_t size, const char __user *ubuf,
+		       size_t count)
+{
+	if (count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	return 0;
+}
+
+static ssize_t twq_run_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char cmd[128];
+	int ret = twq_get_cmd(cmd, sizeof(cmd), ubuf, count);
+
+	if (ret)
+		return ret;
+	mutex_lock(&twq_mutex);
+	ret = twq_run_command(cmd);
+	mutex_unlock(&twq_mutex);
+	return ret ? ret : count;
+}
+
 static ssize_t twq_churn_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
-	char cmd[16] = "";
-	int ret;
+	char cmd[16];
+	int ret = twq_get_cmd(cmd, sizeof(cmd), ubuf, count);
 
-	if (copy_from_user(cmd, ubuf, min(count, sizeof(cmd) - 1)))
-		return -EFAULT;
+	if (ret)
+		return ret;
 	mutex_lock(&twq_mutex);
-	if (sysfs_streq(cmd, "start"))
-		ret = twq_churn_start();
-	else
-		ret = -EINVAL;
+	ret = sysfs_streq(cmd, "start") ? twq_churn_start() : -EINVAL;
 	mutex_unlock(&twq_mutex);
 	return ret ? ret : count;
 }
@@ -316,11 +1667,11 @@ static ssize_t twq_churn_read(struct file *file, char __user *ubuf,
 static ssize_t twq_freezer_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
-	char cmd[16] = "";
-	int ret;
+	char cmd[16];
+	int ret = twq_get_cmd(cmd, sizeof(cmd), ubuf, count);
 
-	if (copy_from_user(cmd, ubuf, min(count, sizeof(cmd) - 1)))
-		return -EFAULT;
+	if (ret)
+		return ret;
 	mutex_lock(&twq_mutex);
 	ret = sysfs_streq(cmd, "arm") ? twq_freezer_arm() : -EINVAL;
 	mutex_unlock(&twq_mutex);
@@ -340,6 +1691,11 @@ static ssize_t twq_freezer_read(struct file *file, char __user *ubuf,
 	mutex_unlock(&twq_mutex);
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
+
+static const struct file_operations twq_run_fops = {
+	.owner = THIS_MODULE,
+	.write = twq_run_write,
+};
 
 static const struct file_operations twq_churn_fops = {
 	.owner = THIS_MODULE,
@@ -371,8 +1727,17 @@ static int __init twq_init(void)
 		return -ENOMEM;
 	}
 	twq_dir = debugfs_create_dir("test_workqueue", NULL);
+	debugfs_create_file("run", 0200, twq_dir, NULL, &twq_run_fops);
 	debugfs_create_file("churn", 0600, twq_dir, NULL, &twq_churn_fops);
 	debugfs_create_file("freezer", 0600, twq_dir, NULL, &twq_freezer_fops);
+
+	if (twq_run_param) {
+		char *cmd = kstrdup(twq_run_param, GFP_KERNEL);
+
+		if (cmd)
+			twq_run_command(cmd);
+		kfree(cmd);
+	}
 	return 0;
 }
 

@@ -64,10 +64,13 @@ online_cpus() {
 	done
 }
 
-# need_twq: skip the whole program unless test_workqueue is loaded.
+# need_twq: skip the whole program unless test_workqueue is there (built
+# in, or loaded here from /lib/modules when built as a module).
 need_twq() {
+	[ -d "$TWQ_DEBUGFS" ] ||
+		insmod /lib/modules/test_workqueue.ko 2>/dev/null
 	[ -d "$TWQ_DEBUGFS" ] && return 0
 	ktap_print_header
-	ktap_skip_all "test_workqueue module not loaded"
+	ktap_skip_all "no test_workqueue (CONFIG_TEST_WORKQUEUE)"
 	exit "$KSFT_SKIP"
 }

@@ -1,0 +1,406 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Benchmark two kernels side by side and report.
+
+  bench.py run      boot kernel A and kernel B alternately (A B A B ...),
+                    ROUNDS times each, running the test_workqueue scenarios;
+                    keep every log and result under out/bench/
+  bench.py report   aggregate out/bench/raw/ into out/bench/report.md,
+                    out/bench/summary.json and out/bench/*.png
+
+Settings come from the environment (make bench passes them on):
+  A, B       kernels (stock, rework); A=B=stock measures the noise floor
+  ROUNDS     boots of each kernel (default 3)
+  CLOCK      icount (default: instruction-counted virtual time, single
+             threaded, repeatable) or mttcg (one host thread per vCPU)
+  BENCH      quick (default) or full (more work per scenario, S burns)
+  SCENARIOS  scenarios to run (default: all)
+"""
+import json
+import os
+import re
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# pylint: disable=wrong-import-position
+import guest  # noqa: E402
+import machine  # noqa: E402
+
+TOP = guest.TOP
+OUT = os.path.join(TOP, 'out', 'bench')
+RESULT = re.compile(r'TWQ-RESULT (\{.*\})')
+BEGIN = re.compile(r'TWQ-BEGIN (\S+)')
+TWQ_RUN = '/sys/kernel/debug/test_workqueue/run'
+
+
+def settings():
+    env = os.environ
+    s = {
+        'a': env.get('A', 'stock'), 'b': env.get('B', 'rework'),
+        'rounds': int(env.get('ROUNDS', '0') or 0),
+        'clock': env.get('CLOCK', 'icount') or 'icount',
+        'scale': env.get('BENCH', 'quick') or 'quick',
+        'scenarios': env.get('SCENARIOS', 'all') or 'all',
+    }
+    if s['scale'] not in ('quick', 'full'):
+        sys.exit(f'BENCH must be quick or full, not {s["scale"]!r}')
+    if not s['rounds']:
+        s['rounds'] = 5 if s['scale'] == 'full' else 3
+    # Waiting out the 5-minute idle worker timeout costs nothing in virtual
+    # time; on the real clock only the full run pays for it.
+    s['idle_wait_s'] = 310 if s['clock'] == 'icount' or s['scale'] == 'full' else 0
+    s['timeout'] = 3600 if s['scale'] == 'full' else 1500
+    return s
+
+
+def sides(s):
+    """(label, kernel) of the two sides; labels differ even when A == B."""
+    if s['a'] == s['b']:
+        return [('A', s['a']), ('B', s['b'])]
+    return [(s['a'], s['a']), (s['b'], s['b'])]
+
+
+class Progress:
+    """One status line: kernel, round, scenario, elapsed and time left."""
+
+    def __init__(self, total_boots):
+        self.total = total_boots
+        self.done = 0
+        self.start = time.monotonic()
+        self.boot_times = []
+        self.what = ''
+        self.scenario = 'booting'
+
+    def boot(self, what):
+        self.what = what
+        self.scenario = 'booting'
+        self.boot_start = time.monotonic()
+        self.show()
+
+    def feed(self, chunk):
+        for m in BEGIN.finditer(chunk.decode('utf-8', 'replace')):
+            self.scenario = m.group(1)
+            self.show()
+
+    def finished(self):
+        self.boot_times.append(time.monotonic() - self.boot_start)
+        self.done += 1
+
+    def show(self):
+        elapsed = time.monotonic() - self.start
+        left = ''
+        if self.boot_times:
+            per = statistics.mean(self.boot_times)
+            rest = per * (self.total - self.done) - (time.monotonic() - self.boot_start)
+            left = f', about {max(rest, 0) / 60:.0f} min left'
+        print(f'\r[{self.done + 1}/{self.total}] {self.what}: {self.scenario} '
+              f'({elapsed / 60:.1f} min{left})\033[K', end='', file=sys.stderr,
+              flush=True)
+
+
+def run(s):
+    os.makedirs(os.path.join(OUT, 'raw'), exist_ok=True)
+    os.makedirs(os.path.join(OUT, 'logs'), exist_ok=True)
+    for f in os.listdir(os.path.join(OUT, 'raw')):
+        os.unlink(os.path.join(OUT, 'raw', f))
+    cmd = f'echo {s["scenarios"]} scale={s["scale"]} idle_wait_s={s["idle_wait_s"]} > {TWQ_RUN}'
+    pairs = sides(s)
+    prog = Progress(2 * s['rounds'])
+    failures = 0
+    for rnd in range(1, s['rounds'] + 1):
+        for label, kernel in pairs:
+            prog.boot(f'round {rnd}/{s["rounds"]}, {label} ({kernel})')
+            obj = guest.objdir(kernel, 'perf')
+            log = os.path.join(OUT, 'logs', f'{rnd}-{label}.log')
+            text, finished, status = guest.boot_quiet(
+                os.path.join(obj, 'arch/x86/boot/bzImage'),
+                os.path.join(obj, 'initramfs.cpio'), cmd, log,
+                timeout=s['timeout'], clock=s['clock'], progress=prog.feed)
+            prog.finished()
+            if not finished or status != 0 or 'TWQ-END' not in text:
+                failures += 1
+                print(f'\nwarning: round {rnd} {label}: guest did not finish '
+                      f'cleanly (see {os.path.relpath(log, TOP)})', file=sys.stderr)
+            with open(os.path.join(OUT, 'raw', f'{rnd}-{label}.jsonl'), 'w') as f:
+                for m in RESULT.finditer(text):
+                    f.write(m.group(1) + '\n')
+    print(file=sys.stderr)
+    meta = dict(s, sides=pairs, finished=time.strftime('%Y-%m-%d %H:%M:%S'),
+                failed_boots=failures, machine=machine_desc())
+    with open(os.path.join(OUT, 'raw', 'meta.json'), 'w') as f:
+        json.dump(meta, f, indent=1)
+    return 1 if failures else 0
+
+
+def machine_desc():
+    return (f'QEMU TCG x86_64, {machine.CPUS} vCPUs, {machine.NODES} NUMA nodes, '
+            f'{machine.MEM_MB} MiB; host {os.cpu_count()} CPUs')
+
+
+def load(meta):
+    """values[name][label] = [per-round value], hists[name][label] = {low: n}"""
+    values, hists, units = {}, {}, {}
+    raw = os.path.join(OUT, 'raw')
+    for label, _ in meta['sides']:
+        for rnd in range(1, meta['rounds'] + 1):
+            path = os.path.join(raw, f'{rnd}-{label}.jsonl')
+            if not os.path.exists(path):
+                continue
+            with open(path) as f:
+                for line in f:
+                    try:
+                        r = json.loads(line)
+                    except ValueError:
+                        continue
+                    units[r['name']] = r['unit']
+                    if 'hist' in r:
+                        h = hists.setdefault(r['name'], {}).setdefault(label, {})
+                        for low, n in r['hist']:
+                            h[low] = h.get(low, 0) + n
+                    else:
+                        values.setdefault(r['name'], {}).setdefault(label, []).append(r['value'])
+    return values, hists, units
+
+
+def summarize(meta, values, units):
+    (la, _), (lb, _) = meta['sides']
+    rows = []
+    for name in sorted(values):
+        a, b = values[name].get(la, []), values[name].get(lb, [])
+        if not a or not b:
+            continue
+        ma, mb = statistics.median(a), statistics.median(b)
+        rows.append({'name': name, 'unit': units[name],
+                     'a': {'median': ma, 'min': min(a), 'max': max(a), 'n': len(a)},
+                     'b': {'median': mb, 'min': min(b), 'max': max(b), 'n': len(b)},
+                     'ratio': (mb / ma) if ma else None,
+                     'spread_a': ((max(a) - min(a)) / ma) if ma else None})
+    return rows
+
+
+def fmt(v, unit):
+    if unit == 'ns':
+        for div, u in ((1e9, 's'), (1e6, 'ms'), (1e3, 'us')):
+            if abs(v) >= div:
+                return f'{v / div:.3g} {u}'
+        return f'{v:.0f} ns'
+    if isinstance(v, float) and not v.is_integer():
+        return f'{v:.4g}'
+    return f'{v:.0f}'
+
+
+HEADLINE = [
+    (r'perfwq\.wl\d\.[LS]\.job_time$', 'perf-wq competing job time'),
+    (r'perfwq\.wl\d\.[LS]\.peak_kworkers$', 'perf-wq peak kworkers'),
+    (r'latency\.\w+\.hogs\d\.(p50|p99|max)$', 'dispatch latency'),
+    (r'throughput\.\w+\.q\d\.rate$', 'throughput'),
+    (r'flush\.\w+\.p50$', 'flush cost'),
+    (r'delay\.\d+ms\.lateness\.(p50|p99)$', 'delayed-work lateness'),
+    (r'inversion\.flush_time$', 'priority inversion on flush'),
+    (r'footprint\.(boot|after_idle)\.\w+$', 'footprint'),
+]
+
+
+def table(rows, meta, pattern=None):
+    (la, ka), (lb, kb) = meta['sides']
+    out = [f'| metric | {la} median (min-max) | {lb} median (min-max) | {lb}/{la} |',
+           '|---|---|---|---|']
+    for r in rows:
+        if pattern and not re.search(pattern, r['name']):
+            continue
+        u = r['unit']
+        ratio = f'{r["ratio"]:.3f}' if r['ratio'] is not None else '-'
+        out.append(f'| {r["name"]} | {fmt(r["a"]["median"], u)} '
+                   f'({fmt(r["a"]["min"], u)}-{fmt(r["a"]["max"], u)}) | '
+                   f'{fmt(r["b"]["median"], u)} ({fmt(r["b"]["min"], u)}-'
+                   f'{fmt(r["b"]["max"], u)}) | {ratio} |')
+    return '\n'.join(out)
+
+
+def report(meta, rows, plots):
+    (la, ka), (lb, kb) = meta['sides']
+    clock = {'icount': 'QEMU -icount (instruction-counted virtual time, single-threaded TCG)',
+             'mttcg': 'multi-threaded TCG (real parallelism, host clock)'}[meta['clock']]
+    lines = [
+        '# Workqueue benchmark: stock vs rework', '',
+        f'- sides: **{la}** = `{ka}` kernel, **{lb}** = `{kb}` kernel'
+        + (' (the same kernel twice: this run measures the noise floor)' if ka == kb else ''),
+        f'- clock: {clock}',
+        f'- scale: `{meta["scale"]}`, rounds: {meta["rounds"]} boots of each kernel, alternating',
+        f'- machine: {meta["machine"]}',
+        f'- finished: {meta["finished"]}; failed boots: {meta["failed_boots"]}', '',
+        'Each cell is the median over the rounds with the min-max spread in',
+        f'brackets; the last column is the ratio of the medians, {lb}/{la}: below',
+        '1 means smaller (for times: faster; for rates: slower). Compare a',
+        'ratio with the spreads: a ratio inside both spreads is noise.', '',
+        'Times are guest time. Under -icount, guest time counts executed',
+        'instructions (1 ns each) and the vCPUs take turns on one host thread:',
+        'figures repeat from boot to boot, but several queuers on several vCPUs',
+        'do not run in parallel, so throughput with more queuers measures',
+        'overhead, not scaling (CLOCK=mttcg runs the vCPUs in parallel, on the',
+        "host's clock, with more noise).", '',
+        '## Headline figures', '']
+    for pattern, title in HEADLINE:
+        lines += [f'### {title}', '', table(rows, meta, pattern), '']
+    lines += ['## Plots', '']
+    for path, title in plots:
+        lines += [f'### {title}', '', f'![{title}]({os.path.basename(path)})', '']
+    lines += ['## Every metric', '', table(rows, meta), '']
+    return '\n'.join(lines)
+
+
+def tail(hist):
+    """(bucket lows, fraction of samples in higher buckets): the
+    complementary CDF, which shows the rare slow items on a log scale."""
+    xs = sorted(hist)
+    total = sum(hist.values())
+    acc, ys = 0, []
+    for x in xs:
+        acc += hist[x]
+        ys.append(max(1 - acc / total, 0.5 / total))
+    return xs, ys
+
+
+def plot_all(meta, values, hists):
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print('warning: no matplotlib, no plots', file=sys.stderr)
+        return []
+    (la, _), (lb, _) = meta['sides']
+    plots = []
+
+    def save(fig, name, title):
+        path = os.path.join(OUT, name)
+        fig.tight_layout()
+        fig.savefig(path, dpi=90)
+        plt.close(fig)
+        plots.append((path, title))
+
+    kinds = ['percpu', 'highpri', 'unbound', 'ordered', 'bh', 'fifo_kthread']
+    for hogs in range(3):
+        if not any(f'latency.{k}.hogs{hogs}' in hists for k in kinds):
+            continue
+        fig, axes = plt.subplots(2, 3, figsize=(12, 6.5), sharex=True, sharey=True)
+        for ax, k in zip(axes.flat, kinds):
+            h = hists.get(f'latency.{k}.hogs{hogs}', {})
+            for label, style in ((la, '-'), (lb, '--')):
+                if label in h:
+                    xs, ys = tail(h[label])
+                    ax.step([x / 1000 for x in xs], ys, style, where='post', label=label)
+            ax.set_xscale('log')
+            ax.set_yscale('log')
+            ax.set_title(k)
+            ax.grid(True, alpha=0.3)
+            ax.set_xlabel('queue-to-start latency (us)')
+            ax.set_ylabel('fraction of items slower')
+            ax.legend()
+        fig.suptitle(f'Dispatch latency tail (1 - CDF, all rounds), {hogs} nice-0 '
+                     'CPU hog(s) per CPU')
+        save(fig, f'latency_hogs{hogs}.png',
+             f'Dispatch latency distribution per workqueue kind, {hogs} hog(s) per CPU')
+
+    fig, axes = plt.subplots(1, 5, figsize=(15, 3.6))
+    for ax, k in zip(axes, kinds[:5]):
+        for label, mark in ((la, 'o-'), (lb, 's--')):
+            xs, med, lo, hi = [], [], [], []
+            for q in (1, 2, 4):
+                v = values.get(f'throughput.{k}.q{q}.rate', {}).get(label)
+                if v:
+                    m = statistics.median(v)
+                    xs.append(q)
+                    med.append(m / 1000)
+                    lo.append((m - min(v)) / 1000)
+                    hi.append((max(v) - m) / 1000)
+            if xs:
+                ax.errorbar(xs, med, yerr=[lo, hi], fmt=mark, capsize=3, label=label)
+        ax.set_title(k)
+        ax.set_xlabel('queuing threads')
+        ax.set_ylabel('thousand items/s')
+        ax.set_xticks([1, 2, 4])
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    save(fig, 'throughput.png', 'Throughput against the number of queuing threads')
+
+    names = sorted(n for n in values if re.match(r'perfwq\.wl\d\.[LS]\.job_time$', n))
+    if names:
+        fig, ax = plt.subplots(figsize=(9, 4))
+        width = 0.38
+        for i, (label, off) in enumerate(((la, -width / 2), (lb, width / 2))):
+            med = [statistics.median(values[n].get(label, [0])) / 1e9 for n in names]
+            err = [[(statistics.median(values[n][label]) - min(values[n][label])) / 1e9
+                    for n in names],
+                   [(max(values[n][label]) - statistics.median(values[n][label])) / 1e9
+                    for n in names]] if all(label in values[n] for n in names) else None
+            ax.bar([j + off for j in range(len(names))], med, width, yerr=err,
+                   capsize=3, label=label)
+        ax.set_xticks(range(len(names)))
+        ax.set_xticklabels([n.split('.')[1] + '/' + n.split('.')[2] for n in names])
+        ax.set_ylabel('competing job time (s)')
+        ax.set_title('perf-wq: competing CPU-bound job time per workload (lower is better)')
+        ax.grid(True, axis='y', alpha=0.3)
+        ax.legend()
+        save(fig, 'perfwq.png', 'perf-wq competing job time per workload')
+
+    delays = sorted({int(m.group(1)) for n in values
+                     for m in [re.match(r'delay\.(\d+)ms\.lateness\.p50$', n)] if m})
+    if delays:
+        fig, ax = plt.subplots(figsize=(9, 4))
+        for label, color, mark in ((la, 'tab:blue', 'o'), (lb, 'tab:orange', 's')):
+            for stat, style in (('p50', '-'), ('p99', ':')):
+                ys = [statistics.median(values.get(f'delay.{d}ms.lateness.{stat}', {})
+                                        .get(label, [float('nan')])) / 1e6 for d in delays]
+                ax.plot(delays, ys, style, marker=mark, color=color,
+                        label=f'{label} {stat}')
+        ax.set_xscale('log')
+        ax.set_xlabel('requested delay (ms)')
+        ax.set_ylabel('lateness (ms)')
+        ax.set_title('Delayed work: how late items start')
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+        save(fig, 'delay.png', 'Delayed-work lateness per requested delay')
+    return plots
+
+
+def do_report():
+    path = os.path.join(OUT, 'raw', 'meta.json')
+    if not os.path.exists(path):
+        sys.exit('no benchmark results: run make bench first')
+    with open(path) as f:
+        meta = json.load(f)
+    meta['sides'] = [tuple(x) for x in meta['sides']]
+    values, hists, units = load(meta)
+    rows = summarize(meta, values, units)
+    plots = plot_all(meta, values, hists)
+    with open(os.path.join(OUT, 'report.md'), 'w') as f:
+        f.write(report(meta, rows, plots))
+    (la, ka), (lb, kb) = meta['sides']
+    summary = {'a': {'label': la, 'kernel': ka}, 'b': {'label': lb, 'kernel': kb},
+               'clock': meta['clock'], 'scale': meta['scale'],
+               'rounds': meta['rounds'], 'metrics': [
+                   {'name': r['name'], 'unit': r['unit'],
+                    'stock' if ka == 'stock' else la: r['a'],
+                    'rework' if kb == 'rework' else lb: r['b'],
+                    'ratio': r['ratio']} for r in rows]}
+    with open(os.path.join(OUT, 'summary.json'), 'w') as f:
+        json.dump(summary, f, indent=1)
+    print(f'==> {os.path.relpath(os.path.join(OUT, "report.md"), TOP)}: '
+          f'{len(rows)} metrics, {len(plots)} plots', file=sys.stderr)
+    return 0
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == 'run':
+        return run(settings())
+    if len(argv) == 2 and argv[1] == 'report':
+        return do_report()
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
