@@ -34,8 +34,17 @@ objdir() { echo "$BUILD/$1/obj-$2"; }
 # check_wq WQ: fail unless WQ names a tree.
 check_wq() {
 	case $1 in
-	stock|rework) ;;
-	*) die "WQ must be stock or rework, not '$1'" ;;
+	stock|rework|wip) ;;
+	*) die "WQ must be stock, rework or wip, not '$1'" ;;
+	esac
+}
+
+# wq_layers WQ: the layers of patches/series tree WQ is made of.
+wq_layers() {
+	case $1 in
+	stock) echo "test" ;;
+	rework) echo "test rework" ;;
+	wip) echo "test rework rework-wip" ;;
 	esac
 }
 

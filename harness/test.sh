@@ -14,5 +14,6 @@ for cfg in "$@"; do
 	say "testing $wq-$cfg"
 	"$PYTHON" "$TOP/harness/testrun.py" run "$wq" "$cfg"
 done
+"$TOP/harness/wip.sh"
 say "done in $(( $(date +%s) - start ))s"
 exec "$PYTHON" "$TOP/harness/testrun.py" summary "$wq" "$@"

@@ -190,6 +190,16 @@ def summary(wq, cfgs):
               f'{c["SKIP"]} skipped (out/test/{wq}-{cfg}/)')
         for k in counts:
             counts[k] += c[k]
+    extra = os.path.join(TOP, 'out', 'test', 'wip.json')
+    if os.path.exists(extra):
+        with open(extra) as f:
+            for r in json.load(f):
+                st = r['status'] if r['status'] in counts else 'FAIL'
+                counts[st] += 1
+                print(f'{st:4} {r["name"]}')
+                if st == 'FAIL':
+                    for d in r.get('detail', []):
+                        print(f'    {d}')
     print(f'{counts["PASS"]} passed, {counts["FAIL"]} failed, '
           f'{counts["SKIP"]} skipped')
     return 1 if counts['FAIL'] else 0

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # tree.sh WQ: bring the tree of kernel WQ up to date with the pristine source plus the
-# layers of patches/series that WQ takes (stock: test; rework: test rework).
+# layers of patches/series that WQ takes (stock: test; rework: test rework;
+# wip: test rework rework-wip).
 #
 # The tree starts as hard links to the pristine source.  The overlay is
 # staged in a scratch directory (pristine files, our files copied over, then
@@ -13,12 +14,9 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/series.sh"
 
-wq=${1:?usage: tree.sh stock|rework}
+wq=${1:?usage: tree.sh stock|rework|wip}
 check_wq "$wq"
-case $wq in
-stock) layers="test" ;;
-rework) layers="test rework" ;;
-esac
+layers=$(wq_layers "$wq")
 
 tree=$(treedir "$wq")
 manifest=$tree/.overlay-manifest

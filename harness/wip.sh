@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# wip.sh: compile the staged rework (layer rework-wip of patches/series)
+# into its own tree with W=1, the debug configuration; any warning or
+# error fails.  Writes out/test/wip.json for the test summary.  Without
+# rework-wip entries there is nothing to check.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/series.sh"
+
+result=$OUT/test/wip.json
+mkdir -p "$OUT/test"
+rm -f "$result"
+[ -n "$(series_lines rework-wip)" ] || exit 0
+
+"$TOP/harness/tree.sh" wip
+"$TOP/harness/build.sh" wip debug prepare >/dev/null
+# the rework's C files, and the users of its internal header
+objs=$(series_lines rework-wip | tr ' ' '\n' | grep '^kernel/.*\.c$' |
+	sed 's/\.c$/.o/' | tr '\n' ' ')
+objs="$objs kernel/sched/core.o kernel/async.o"
+obj=$(objdir wip debug)
+log=$OUT/test/wip-compile.log
+say "compiling the staged rework with W=1: $objs"
+# shellcheck disable=SC2086
+(cd "$obj" && rm -f $objs)
+status=PASS
+# shellcheck disable=SC2086
+kmake wip debug W=1 $objs >"$log" 2>&1 || status=FAIL
+grep -qE 'warning:|error:' "$log" && status=FAIL
+"$PYTHON" - "$result" "$status" "$log" <<'PY'
+import json, sys
+path, status, log = sys.argv[1:]
+detail = [l.rstrip() for l in open(log) if 'warning:' in l or 'error:' in l][:20]
+json.dump([{'name': 'rework-wip: W=1 compile of the staged rework',
+            'status': status, 'detail': detail or [log]}], open(path, 'w'))
+PY

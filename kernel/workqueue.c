@@ -1,0 +1,3821 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Concurrency-managed workqueues.
+ *
+ * Items queued with queue_work() and friends run on shared worker pools:
+ * two per CPU (normal and high priority) whose concurrency the scheduler
+ * regulates through the sleep and wake hooks below, two per CPU served
+ * from softirq for WQ_BH workqueues, and unbound pools shared by all
+ * workqueues with the same attributes.  A workqueue is a thin frontend: a
+ * pool_workqueue (pwq) per pool it uses carries its limits, its inactive
+ * items and the per-color counts that make flush_workqueue() exact.
+ * Workqueues that may be needed to reclaim memory own a rescuer thread.
+ *
+ * The locking legend, the nesting chart and the structures are in
+ * kernel/workqueue_impl.h.  Unbound pools and attributes live in
+ * kernel/workqueue_unbound.c, state dumps and the watchdog in
+ * kernel/workqueue_show.c, the sysfs interface in kernel/workqueue_sysfs.c.
+ *
+ * Map of this file:
+ *   1. global state and parameters
+ *   2. work->data: where an item is, or was
+ *   3. debugobjects
+ *   4. concurrency accounting and waking workers
+ *   5. workers: creation, attachment, idleness, culling, management
+ *   6. running items: process_one_work(), worker and rescuer threads, BH
+ *   7. scheduler hooks
+ *   8. pool_workqueues: references, activation, limits
+ *   9. queueing
+ *  10. flushing: barriers, flush_work(), flush_workqueue(), draining
+ *  11. cancelling, disabling, enabling
+ *  12. creating and destroying workqueues, limits, introspection
+ *  13. helpers built on the API
+ *  14. CPU hotplug and the freezer
+ *  15. initialisation
+ */
+#include <linux/cpu.h>
+#include <linux/cpuset.h>
+#include <linux/debug_locks.h>
+#include <linux/debugobjects.h>
+#include <linux/delay.h>
+#include <linux/interrupt.h>
+#include <linux/irq_work.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/moduleparam.h>
+#include <linux/nmi.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/debug.h>
+#include <linux/sched/isolation.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "workqueue_impl.h"
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/workqueue.h>
+
+/* ------------------------------------------------------------------ */
+/* 1. global state and parameters                                      */
+/* ------------------------------------------------------------------ */
+
+DEFINE_MUTEX(wq_pool_mutex);
+DEFINE_MUTEX(wq_pool_attach_mutex);
+DEFINE_RAW_SPINLOCK(wq_mayday_lock);
+
+LIST_HEAD(workqueues);
+DEFINE_IDR(worker_pool_idr);
+bool wq_online;
+bool workqueue_freezing;
+
+DEFINE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_STD_WORKER_POOLS],
+			      cpu_worker_pools);
+DEFINE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_STD_WORKER_POOLS],
+			      bh_worker_pools);
+static DEFINE_PER_CPU(struct irq_work [NR_STD_WORKER_POOLS], bh_pool_irq_works);
+
+struct workqueue_attrs *unbound_std_wq_attrs[NR_STD_WORKER_POOLS];
+struct workqueue_attrs *ordered_wq_attrs[NR_STD_WORKER_POOLS];
+
+static struct kmem_cache *pwq_cache;
+static struct kthread_worker *pwq_release_worker;	/* I */
+static DECLARE_WAIT_QUEUE_HEAD(wq_detach_wait);
+static DECLARE_WAIT_QUEUE_HEAD(wq_manager_wait);
+
+/* Items running longer than this leave concurrency management. */
+unsigned long wq_cpu_intensive_thresh_us = ULONG_MAX;
+module_param_named(cpu_intensive_thresh_us, wq_cpu_intensive_thresh_us, ulong, 0644);
+
+#ifdef CONFIG_WQ_CPU_INTENSIVE_REPORT
+static unsigned int wq_cpu_intensive_warning_thresh = 4;
+module_param_named(cpu_intensive_warning_thresh, wq_cpu_intensive_warning_thresh,
+		   uint, 0644);
+#endif
+
+static bool wq_power_efficient = IS_ENABLED(CONFIG_WQ_POWER_EFFICIENT_DEFAULT);
+module_param_named(power_efficient, wq_power_efficient, bool, 0444);
+
+static bool wq_debug_force_rr_cpu;
+module_param_named(debug_force_rr_cpu, wq_debug_force_rr_cpu, bool, 0644);
+
+/* The system-wide workqueues, created by workqueue_init_early(). */
+#define SYSTEM_WQ(name, export)	\
+	struct workqueue_struct *name __ro_after_init; export(name)
+
+SYSTEM_WQ(system_wq, EXPORT_SYMBOL);
+SYSTEM_WQ(system_percpu_wq, EXPORT_SYMBOL);
+SYSTEM_WQ(system_highpri_wq, EXPORT_SYMBOL_GPL);
+SYSTEM_WQ(system_long_wq, EXPORT_SYMBOL_GPL);
+SYSTEM_WQ(system_unbound_wq, EXPORT_SYMBOL_GPL);
+SYSTEM_WQ(system_dfl_wq, EXPORT_SYMBOL_GPL);
+SYSTEM_WQ(system_freezable_wq, EXPORT_SYMBOL_GPL);
+SYSTEM_WQ(system_power_efficient_wq, EXPORT_SYMBOL_GPL);
+SYSTEM_WQ(system_freezable_power_efficient_wq, EXPORT_SYMBOL_GPL);
+SYSTEM_WQ(system_bh_wq, EXPORT_SYMBOL_GPL);
+SYSTEM_WQ(system_bh_highpri_wq, EXPORT_SYMBOL_GPL);
+
+static int std_pool_index(struct worker_pool *pool)
+{
+	return pool->attrs->nice == HIGHPRI_NICE_LEVEL;
+}
+
+bool wq_is_ordered(struct workqueue_struct *wq)
+{
+	return wq->flags & __WQ_ORDERED;
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. work->data: where an item is, or was                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * While an item is queued, work->data holds its pwq, its flush color and
+ * the WORK_STRUCT_* flags (PENDING among them).  Once it leaves the queue
+ * it holds the ID of the pool it was last on, for flush_work() and
+ * non-reentrancy, the disable depth and WORK_OFFQ_BH.  The layout is that
+ * of <linux/workqueue.h>.
+ */
+
+static unsigned long work_data(struct work_struct *work)
+{
+	return atomic_long_read(&work->data);
+}
+
+static unsigned int data_color(unsigned long data)
+{
+	return (data >> WORK_STRUCT_COLOR_SHIFT) &
+	       ((1 << WORK_STRUCT_COLOR_BITS) - 1);
+}
+
+static unsigned long color_data(unsigned int color)
+{
+	return (unsigned long)color << WORK_STRUCT_COLOR_SHIFT;
+}
+
+static unsigned int data_disable_depth(unsigned long data)
+{
+	if (data & WORK_STRUCT_PWQ)
+		return 0;
+	return (data & WORK_OFFQ_DISABLE_MASK) >> WORK_OFFQ_DISABLE_SHIFT;
+}
+
+/* Point a queued item at @pwq.  The caller owns PENDING. */
+static void set_work_queued(struct work_struct *work, struct pool_workqueue *pwq,
+			    unsigned long flags)
+{
+	atomic_long_set(&work->data, (unsigned long)pwq | flags |
+			WORK_STRUCT_PENDING | WORK_STRUCT_PWQ | work_static(work));
+}
+
+/*
+ * Record that @work is off queue, last on pool @pool_id, with off-queue
+ * bits @offq (disable depth, BH); PENDING is set only if @pending.
+ */
+static void set_work_off_queue(struct work_struct *work, int pool_id,
+			       unsigned long offq, bool pending)
+{
+	unsigned long data = ((unsigned long)pool_id << WORK_OFFQ_POOL_SHIFT) |
+			     offq | work_static(work);
+
+	atomic_long_set(&work->data, pending ? data | WORK_STRUCT_PENDING : data);
+}
+
+/* The off-queue bits to keep when an item leaves @pool. */
+static unsigned long pool_offq_bits(struct worker_pool *pool)
+{
+	return (pool->flags & POOL_BH) ? WORK_OFFQ_BH : 0;
+}
+
+/**
+ * get_work_pwq - the pwq a queued item points at
+ * @work: the item
+ *
+ * Return: the pwq, or %NULL if @work is not queued.
+ */
+struct pool_workqueue *get_work_pwq(struct work_struct *work)
+{
+	unsigned long data = work_data(work);
+
+	if (!(data & WORK_STRUCT_PWQ))
+		return NULL;
+	return (struct pool_workqueue *)(data & WORK_STRUCT_PWQ_MASK);
+}
+
+/**
+ * get_work_pool - the pool an item is on or was last on
+ * @work: the item
+ *
+ * Context: RCU read lock or wq_pool_mutex; the pool stays valid as long.
+ * Return: the pool, or %NULL if @work has never been queued.
+ */
+struct worker_pool *get_work_pool(struct work_struct *work)
+{
+	unsigned long data = work_data(work);
+	unsigned long id;
+
+	wq_assert_R();
+	if (data & WORK_STRUCT_PWQ)
+		return ((struct pool_workqueue *)(data & WORK_STRUCT_PWQ_MASK))->pool;
+	id = data >> WORK_OFFQ_POOL_SHIFT;
+	if (id == WORK_OFFQ_POOL_NONE)
+		return NULL;
+	return idr_find(&worker_pool_idr, id);
+}
+
+static int work_last_pool_id(struct work_struct *work)
+{
+	unsigned long data = work_data(work);
+
+	if (data & WORK_STRUCT_PWQ)
+		return get_work_pwq(work)->pool->id;
+	return data >> WORK_OFFQ_POOL_SHIFT;
+}
+
+/* ------------------------------------------------------------------ */
+/* 3. debugobjects                                                     */
+/* ------------------------------------------------------------------ */
+
+#ifndef CONFIG_DEBUG_OBJECTS_WORK
+static inline void debug_work_activate(struct work_struct *work) { }
+static inline void debug_work_deactivate(struct work_struct *work) { }
+#else
+
+static const struct debug_obj_descr work_debug_descr;
+
+/* debugobjects names an item by its function */
+static void *work_debug_hint(void *addr)
+{
+	const struct work_struct *work = addr;
+
+	return work->func;
+}
+
+/* DECLARE_WORK() items are set up statically, with WORK_STRUCT_STATIC */
+static bool work_is_static_object(void *addr)
+{
+	return work_static(addr);
+}
+
+/* An active item is initialised or freed: cancel it, then do as asked. */
+static bool work_fixup_active(void *addr, enum debug_obj_state state,
+			      void (*redo)(void *addr,
+					   const struct debug_obj_descr *d))
+{
+	if (state != ODEBUG_STATE_ACTIVE)
+		return false;
+	cancel_work_sync(addr);
+	redo(addr, &work_debug_descr);
+	return true;
+}
+
+static bool work_fixup_init(void *addr, enum debug_obj_state state)
+{
+	return work_fixup_active(addr, state, debug_object_init);
+}
+
+static bool work_fixup_free(void *addr, enum debug_obj_state state)
+{
+	return work_fixup_active(addr, state, debug_object_free);
+}
+
+static const struct debug_obj_descr work_debug_descr = {
+	.name = "work_struct", .debug_hint = work_debug_hint,
+	.is_static_object = work_is_static_object,
+	.fixup_init = work_fixup_init, .fixup_free = work_fixup_free,
+};
+
+static void debug_work_activate(struct work_struct *work)
+{
+	debug_object_activate(work, &work_debug_descr);
+}
+
+static void debug_work_deactivate(struct work_struct *work)
+{
+	debug_object_deactivate(work, &work_debug_descr);
+}
+
+/**
+ * destroy_delayed_work_on_stack - end the life of an on-stack delayed item
+ * @dwork: the item, idle
+ *
+ * Context: any.
+ */
+void destroy_delayed_work_on_stack(struct delayed_work *dwork)
+{
+	destroy_work_on_stack(&dwork->work);
+	destroy_timer_on_stack(&dwork->timer);
+}
+EXPORT_SYMBOL_GPL(destroy_delayed_work_on_stack);
+
+/**
+ * __init_work - tell debugobjects about a new work item
+ * @work: the item
+ * @onstack: whether it lives on the stack
+ *
+ * Context: any.
+ */
+void __init_work(struct work_struct *work, int onstack)
+{
+	void (*init)(void *addr, const struct debug_obj_descr *descr) =
+		onstack ? debug_object_init_on_stack : debug_object_init;
+
+	init(work, &work_debug_descr);
+}
+EXPORT_SYMBOL_GPL(__init_work);
+
+/**
+ * destroy_work_on_stack - end the life of an on-stack work item
+ * @work: the item, idle
+ *
+ * Context: any.
+ */
+void destroy_work_on_stack(struct work_struct *work)
+{
+	debug_object_free(work, &work_debug_descr);
+}
+EXPORT_SYMBOL_GPL(destroy_work_on_stack);
+
+#endif /* CONFIG_DEBUG_OBJECTS_WORK */
+
+/* ------------------------------------------------------------------ */
+/* 4. concurrency accounting and waking workers                        */
+/* ------------------------------------------------------------------ */
+
+/* Whether @worker counts in its pool's nr_running. */
+static bool worker_counts(struct worker *worker)
+{
+	return !(worker->flags & WORKER_NOT_RUNNING) && !worker->sleeping;
+}
+
+/**
+ * worker_set_flags_locked - set worker flags, keeping nr_running right
+ * @worker: the worker
+ * @flags: WORKER_* to set
+ *
+ * Context: pool->lock (P) of the worker's pool.
+ */
+static void worker_set_flags_locked(struct worker *worker, unsigned int flags)
+{
+	struct worker_pool *pool = worker->pool;
+
+	wq_assert_P(pool);
+	if (worker_counts(worker) && (flags & WORKER_NOT_RUNNING))
+		pool->nr_running--;
+	worker->flags |= flags;
+}
+
+/**
+ * worker_clr_flags_locked - clear worker flags, keeping nr_running right
+ * @worker: the worker
+ * @flags: WORKER_* to clear
+ *
+ * Context: pool->lock (P) of the worker's pool.
+ */
+static void worker_clr_flags_locked(struct worker *worker, unsigned int flags)
+{
+	struct worker_pool *pool = worker->pool;
+	bool counted = worker_counts(worker);
+
+	wq_assert_P(pool);
+	worker->flags &= ~flags;
+	if (!counted && worker_counts(worker))
+		pool->nr_running++;
+}
+
+/* Items wait and nobody runs: the pool needs a(nother) worker. */
+static bool pool_needs_worker(struct worker_pool *pool)
+{
+	return !list_empty(&pool->worklist) && !pool->nr_running;
+}
+
+/* A worker may go on taking items while at most it runs. */
+static bool pool_keep_working(struct worker_pool *pool)
+{
+	return !list_empty(&pool->worklist) && pool->nr_running <= 1;
+}
+
+/* The pool has work but no idle worker left to take over. */
+static bool pool_must_create(struct worker_pool *pool)
+{
+	return pool_needs_worker(pool) && !pool->nr_idle;
+}
+
+static struct irq_work *bh_pool_irq_work(struct worker_pool *pool)
+{
+	return &per_cpu(bh_pool_irq_works, pool->cpu)[std_pool_index(pool)];
+}
+
+static void raise_bh_softirq(struct worker_pool *pool)
+{
+	raise_softirq_irqoff(std_pool_index(pool) ? HI_SOFTIRQ : TASKLET_SOFTIRQ);
+}
+
+/* Runs on the BH pool's CPU, in hardirq context. */
+static void bh_pool_irq_work_fn(struct irq_work *iw)
+{
+	bool highpri = iw == &per_cpu(bh_pool_irq_works, smp_processor_id())[1];
+
+	raise_softirq_irqoff(highpri ? HI_SOFTIRQ : TASKLET_SOFTIRQ);
+}
+
+/* Have the softirq of a BH pool's CPU run its items. */
+static void kick_bh_pool(struct worker_pool *pool)
+{
+	bool remote = IS_ENABLED(CONFIG_SMP) && pool->cpu != smp_processor_id() &&
+		      !(pool->flags & POOL_DISASSOCIATED);
+
+	/* another CPU's softirq is raised by an IPI (irq_work) to it */
+	if (remote)
+		irq_work_queue_on(bh_pool_irq_work(pool), pool->cpu);
+	else
+		raise_bh_softirq(pool);
+}
+
+/* Point an unbound worker about to wake at a CPU of its pool's pod. */
+static void repatriate_worker_locked(struct worker_pool *pool,
+				     struct worker *worker)
+{
+#ifdef CONFIG_SMP
+	struct task_struct *p = worker->task;
+	const struct cpumask *pod = pool->attrs->__pod_cpumask;
+
+	if (pool->cpu >= 0 || pool->attrs->affn_strict ||
+	    cpumask_test_cpu(p->wake_cpu, pod))
+		return;
+	if (!cpumask_intersects(pod, cpu_online_mask))
+		return;
+	p->wake_cpu = cpumask_any_and_distribute(pod, cpu_online_mask);
+	if (worker->current_pwq)
+		worker->current_pwq->stats[PWQ_STAT_REPATRIATED]++;
+#endif
+}
+
+/**
+ * kick_pool_locked - wake an idle worker if the pool needs one
+ * @pool: the pool
+ *
+ * Context: pool->lock (P).
+ * Return: whether a worker (or the softirq of a BH pool) was woken.
+ */
+static bool kick_pool_locked(struct worker_pool *pool)
+{
+	struct worker *worker;
+
+	wq_assert_P(pool);
+	if (!pool_needs_worker(pool))
+		return false;
+	if (pool->flags & POOL_BH) {
+		kick_bh_pool(pool);
+		return true;
+	}
+	worker = list_first_entry_or_null(&pool->idle_list, struct worker, entry);
+	if (!worker)
+		return false;
+	repatriate_worker_locked(pool, worker);
+	wake_up_process(worker->task);
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* 5. workers: creation, attachment, idleness, culling, management     */
+/* ------------------------------------------------------------------ */
+
+static int worker_thread(void *arg);
+
+/**
+ * pool_allowed_cpus - where a pool's workers may run
+ * @pool: the pool
+ *
+ * Return: the pool's CPU, its pod for strict unbound pools, else its
+ * cpumask.
+ */
+const struct cpumask *pool_allowed_cpus(struct worker_pool *pool)
+{
+	if (pool->cpu < 0 && pool->attrs->affn_strict)
+		return pool->attrs->__pod_cpumask;
+	return pool->attrs->cpumask;
+}
+
+static struct worker *alloc_worker(int node)
+{
+	struct worker *worker = kzalloc_node(sizeof(*worker), GFP_KERNEL, node);
+
+	if (!worker)
+		return NULL;
+	INIT_LIST_HEAD(&worker->entry);
+	INIT_LIST_HEAD(&worker->scheduled);
+	INIT_LIST_HEAD(&worker->node);
+	/* not counted for concurrency until it starts processing */
+	worker->flags = WORKER_PREP;
+	return worker;
+}
+
+/* Pin @worker's task where @pool wants it (any CPU if the pool's is down). */
+static void worker_set_affinity(struct worker *worker, struct worker_pool *pool,
+				bool started)
+{
+	const struct cpumask *mask = pool_allowed_cpus(pool);
+
+	wq_assert_A();
+	if (pool->flags & POOL_DISASSOCIATED)
+		mask = wq_unbound_cpumask;
+	if (started)
+		set_cpus_allowed_ptr(worker->task, mask);
+	else
+		kthread_bind_mask(worker->task, mask);
+}
+
+/**
+ * worker_attach_to_pool - make @worker one of @pool's workers
+ * @worker: a new worker (not started yet) or a rescuer
+ * @pool: the pool
+ *
+ * Context: process context; takes wq_pool_attach_mutex (A).
+ */
+void worker_attach_to_pool(struct worker *worker, struct worker_pool *pool)
+{
+	mutex_lock(&wq_pool_attach_mutex);
+	if (pool->flags & POOL_DISASSOCIATED)
+		worker->flags |= WORKER_UNBOUND;
+	if (worker->task && !(pool->flags & POOL_BH))
+		worker_set_affinity(worker, pool, worker->rescue_wq);
+	list_add_tail(&worker->node, &pool->workers);
+	worker->pool = pool;
+	mutex_unlock(&wq_pool_attach_mutex);
+}
+
+/**
+ * worker_detach_from_pool - undo worker_attach_to_pool()
+ * @worker: the worker, idle or a rescuer between pools
+ *
+ * Context: process context; takes wq_pool_attach_mutex (A).
+ */
+void worker_detach_from_pool(struct worker *worker)
+{
+	mutex_lock(&wq_pool_attach_mutex);
+	list_del_init(&worker->node);
+	worker->pool = NULL;
+	worker->flags &= ~(WORKER_UNBOUND | WORKER_REBOUND);
+	mutex_unlock(&wq_pool_attach_mutex);
+	wake_up_all(&wq_detach_wait);
+}
+
+static bool pool_has_too_many_idle(struct worker_pool *pool)
+{
+	int busy = pool->nr_workers - pool->nr_idle;
+
+	return pool->nr_idle > IDLE_WORKERS_KEPT &&
+	       (pool->nr_idle - IDLE_WORKERS_KEPT) * 4 >= busy;
+}
+
+/* Culling may be due once the idle timeout passes. */
+static void arm_idle_timer_locked(struct worker_pool *pool)
+{
+	wq_assert_P(pool);
+	if (pool_has_too_many_idle(pool) && !timer_pending(&pool->idle_timer))
+		mod_timer(&pool->idle_timer, jiffies + IDLE_WORKER_TIMEOUT);
+}
+
+/**
+ * worker_enter_idle_locked - put a worker on its pool's idle list
+ * @worker: the worker
+ *
+ * Context: pool->lock (P).
+ */
+static void worker_enter_idle_locked(struct worker *worker)
+{
+	struct worker_pool *pool = worker->pool;
+
+	wq_assert_P(pool);
+	if (WARN_ON_ONCE((worker->flags & WORKER_IDLE) ||
+			 !list_empty(&worker->entry)))
+		return;
+	/* LIFO: the most recently busy worker is woken first */
+	list_add(&worker->entry, &pool->idle_list);
+	worker->last_active = jiffies;
+	worker_set_flags_locked(worker, WORKER_IDLE);
+	if (++pool->nr_idle > IDLE_WORKERS_KEPT)
+		arm_idle_timer_locked(pool);
+	/* all workers idle: none may count as running */
+	WARN_ON_ONCE(pool->nr_workers == pool->nr_idle && pool->nr_running);
+}
+
+/**
+ * worker_leave_idle_locked - take a worker off the idle list
+ * @worker: the worker
+ *
+ * Context: pool->lock (P).
+ */
+static void worker_leave_idle_locked(struct worker *worker)
+{
+	struct worker_pool *pool = worker->pool;
+
+	wq_assert_P(pool);
+	if (WARN_ON_ONCE(!(worker->flags & WORKER_IDLE)))
+		return;
+	worker_clr_flags_locked(worker, WORKER_IDLE);
+	pool->nr_idle--;
+	list_del_init(&worker->entry);
+}
+
+/**
+ * create_worker - start a new idle worker in @pool
+ * @pool: the pool
+ *
+ * Context: process context, may sleep; no locks held.
+ * Return: 0, or -errno if no worker could be created.
+ */
+int create_worker(struct worker_pool *pool)
+{
+	char name[WORKER_ID_LEN];
+	struct worker *worker;
+	int id, ret = -ENOMEM;
+
+	id = ida_alloc(&pool->worker_ida, GFP_KERNEL);
+	if (id < 0)
+		return id;
+	worker = alloc_worker(pool->node);
+	if (!worker)
+		goto err_id;
+	worker->id = id;
+	if (wq_fail_worker_creation_now()) {
+		ret = -EAGAIN;
+		goto err_free;
+	}
+	format_worker_id(name, sizeof(name), worker, pool);
+	worker->task = kthread_create_on_node(worker_thread, worker, pool->node,
+					      "%s", name);
+	if (IS_ERR(worker->task)) {
+		ret = PTR_ERR(worker->task);
+		if (ret == -EINTR)
+			pr_err("workqueue: interrupted while creating a worker\n");
+		else
+			pr_err_once("workqueue: cannot create worker: %d\n", ret);
+		goto err_free;
+	}
+	set_user_nice(worker->task, pool->attrs->nice);
+	worker_attach_to_pool(worker, pool);
+
+	raw_spin_lock_irq(&pool->lock);
+	pool->nr_workers++;
+	worker_enter_idle_locked(worker);
+	/* it starts, finds the pool needs nothing (or something) and idles */
+	wake_up_process(worker->task);
+	raw_spin_unlock_irq(&pool->lock);
+	return 0;
+
+err_free:
+	kfree(worker);
+err_id:
+	ida_free(&pool->worker_ida, id);
+	return ret;
+}
+
+/**
+ * retire_worker_locked - take an idle worker off duty for good
+ * @worker: the idle worker
+ * @dying: list to put it on; reap_dying_workers() ends it
+ *
+ * Context: pool->lock (P).
+ */
+static void retire_worker_locked(struct worker *worker, struct list_head *dying)
+{
+	struct worker_pool *pool = worker->pool;
+
+	wq_assert_P(pool);
+	if (WARN_ON_ONCE(worker->current_work || !list_empty(&worker->scheduled) ||
+			 !(worker->flags & WORKER_IDLE)))
+		return;
+	/* the task may exit as soon as it sees WORKER_DIE: keep it */
+	get_task_struct(worker->task);
+	worker->flags |= WORKER_DIE;
+	list_move(&worker->entry, dying);
+	pool->nr_idle--;
+	pool->nr_workers--;
+}
+
+/* Stop the threads of retired workers and free them. */
+static void reap_dying_workers(struct list_head *dying)
+{
+	struct worker *worker;
+
+	while ((worker = list_first_entry_or_null(dying, struct worker, entry))) {
+		list_del_init(&worker->entry);
+		/* the thread freed its ID and detached before exiting */
+		kthread_stop_put(worker->task);
+		kfree(worker);
+	}
+}
+
+/**
+ * retire_pool_workers - end every worker of an unbound pool being destroyed
+ * @pool: the pool, with nothing queued
+ *
+ * Context: process context, wq_pool_mutex (L).
+ */
+void retire_pool_workers(struct worker_pool *pool)
+{
+	struct worker *worker, *tmp;
+	LIST_HEAD(dying);
+
+	wq_assert_L();
+	/* be the manager, so that nobody creates workers any more */
+	raw_spin_lock_irq(&pool->lock);
+	while (pool->flags & POOL_MANAGER_ACTIVE) {
+		raw_spin_unlock_irq(&pool->lock);
+		wait_event(wq_manager_wait, !(READ_ONCE(pool->flags) & POOL_MANAGER_ACTIVE));
+		raw_spin_lock_irq(&pool->lock);
+	}
+	pool->flags |= POOL_MANAGER_ACTIVE;
+	list_for_each_entry_safe(worker, tmp, &pool->idle_list, entry)
+		retire_worker_locked(worker, &dying);
+	WARN_ON_ONCE(pool->nr_workers || pool->nr_idle);
+	raw_spin_unlock_irq(&pool->lock);
+	reap_dying_workers(&dying);
+	wait_event(wq_detach_wait, list_empty_careful(&pool->workers));
+}
+
+/* The idle worker that has been idle longest (the list is LIFO). */
+static struct worker *oldest_idle_worker(struct worker_pool *pool)
+{
+	return list_last_entry(&pool->idle_list, struct worker, entry);
+}
+
+/*
+ * Retire, oldest first, the idle workers beyond what the pool keeps whose
+ * idle time ran out; re-arm the timer for the next one.  Returns the
+ * retired workers on @dying.
+ */
+static void cull_idle_workers_locked(struct worker_pool *pool,
+				     struct list_head *dying)
+{
+	wq_assert_P(pool);
+	while (pool_has_too_many_idle(pool)) {
+		struct worker *worker = oldest_idle_worker(pool);
+		unsigned long due = worker->last_active + IDLE_WORKER_TIMEOUT;
+
+		if (time_before(jiffies, due)) {
+			mod_timer(&pool->idle_timer, due);
+			break;
+		}
+		if (!dying)
+			break;
+		retire_worker_locked(worker, dying);
+	}
+}
+
+static void idle_timer_fn(struct timer_list *t)
+{
+	struct worker_pool *pool = from_timer(pool, t, idle_timer);
+	bool cull;
+
+	raw_spin_lock_irq(&pool->lock);
+	cull_idle_workers_locked(pool, NULL);
+	cull = pool_has_too_many_idle(pool) &&
+	       !time_before(jiffies, oldest_idle_worker(pool)->last_active +
+				      IDLE_WORKER_TIMEOUT);
+	raw_spin_unlock_irq(&pool->lock);
+	/* stopping threads sleeps: do it in process context */
+	if (cull)
+		queue_work(system_unbound_wq, &pool->idle_cull_work);
+}
+
+static void idle_cull_fn(struct work_struct *work)
+{
+	struct worker_pool *pool = container_of(work, struct worker_pool,
+						idle_cull_work);
+	LIST_HEAD(dying);
+
+	raw_spin_lock_irq(&pool->lock);
+	cull_idle_workers_locked(pool, &dying);
+	raw_spin_unlock_irq(&pool->lock);
+	reap_dying_workers(&dying);
+}
+
+/**
+ * send_mayday_locked - ask the rescuer of @pwq's workqueue for help
+ * @pwq: a pwq with items stuck on its pool
+ *
+ * Context: pool->lock (P) of @pwq's pool.
+ */
+static void send_mayday_locked(struct pool_workqueue *pwq)
+{
+	struct workqueue_struct *wq = pwq->wq;
+
+	wq_assert_P(pwq->pool);
+	if (!wq->rescuer)
+		return;
+	raw_spin_lock(&wq_mayday_lock);
+	if (list_empty(&pwq->mayday_node)) {
+		/* the rescuer drops this reference */
+		pwq->refcnt++;
+		list_add_tail(&pwq->mayday_node, &wq->maydays);
+		wake_up_process(wq->rescuer->task);
+		pwq->stats[PWQ_STAT_MAYDAY]++;
+	}
+	raw_spin_unlock(&wq_mayday_lock);
+}
+
+static void pool_mayday_timeout(struct timer_list *t)
+{
+	struct worker_pool *pool = from_timer(pool, t, mayday_timer);
+	struct work_struct *work;
+
+	raw_spin_lock_irq(&pool->lock);
+	if (pool_must_create(pool)) {
+		/* every workqueue with items here may be needed for reclaim */
+		list_for_each_entry(work, &pool->worklist, entry)
+			send_mayday_locked(get_work_pwq(work));
+	}
+	raw_spin_unlock_irq(&pool->lock);
+	mod_timer(&pool->mayday_timer, jiffies + MAYDAY_INTERVAL);
+}
+
+/*
+ * Create workers until one is idle in reserve, asking the rescuers for
+ * help while that takes long.  Drops pool->lock meanwhile.
+ */
+static void create_reserve_worker(struct worker_pool *pool)
+	__releases(&pool->lock) __acquires(&pool->lock)
+{
+	bool again;
+
+	do {
+		raw_spin_unlock_irq(&pool->lock);
+		mod_timer(&pool->mayday_timer, jiffies + MAYDAY_INITIAL_TIMEOUT);
+		while (create_worker(pool)) {
+			schedule_timeout_interruptible(CREATE_COOLDOWN);
+			raw_spin_lock_irq(&pool->lock);
+			again = pool_must_create(pool);
+			raw_spin_unlock_irq(&pool->lock);
+			if (!again)
+				break;
+		}
+		timer_delete_sync(&pool->mayday_timer);
+		raw_spin_lock_irq(&pool->lock);
+	} while (pool_must_create(pool));
+}
+
+/**
+ * manage_workers_locked - become the pool's manager and restock it
+ * @worker: a worker about to process items while none is idle
+ *
+ * Context: pool->lock (P); dropped and retaken if it returns true.
+ * Return: whether @worker managed (the pool's state must be rechecked).
+ */
+static bool manage_workers_locked(struct worker *worker)
+{
+	struct worker_pool *pool = worker->pool;
+	bool taken;
+
+	wq_assert_P(pool);
+	taken = !pool->manager && !(pool->flags & POOL_MANAGER_ACTIVE);
+	if (taken) {
+		pool->manager = worker;
+		pool->flags ^= POOL_MANAGER_ACTIVE;
+		create_reserve_worker(pool);
+		pool->flags ^= POOL_MANAGER_ACTIVE;
+		pool->manager = NULL;
+		wake_up(&wq_manager_wait);
+	}
+	return taken;
+}
+
+/* ------------------------------------------------------------------ */
+/* 6. running items                                                    */
+/* ------------------------------------------------------------------ */
+
+static void pwq_dec_nr_in_flight_locked(struct pool_workqueue *pwq,
+					unsigned long data);
+
+/* Whether @worker runs @work (the same function at the same address). */
+static bool worker_runs(struct worker *worker, struct work_struct *work)
+{
+	return worker->current_work == work && worker->current_func == work->func;
+}
+
+/**
+ * find_worker_executing_work - the worker of @pool running @work now
+ * @pool: the pool
+ * @work: the item
+ *
+ * An item's address may be reused by another item once the first one is
+ * freed, so the function must match as well.
+ *
+ * Context: pool->lock (P).
+ * Return: the worker, or %NULL.
+ */
+struct worker *find_worker_executing_work(struct worker_pool *pool,
+					  struct work_struct *work)
+{
+	struct worker *worker;
+
+	wq_assert_P(pool);
+	hash_for_each_possible(pool->busy_hash, worker, hentry, (unsigned long)work)
+		if (worker_runs(worker, work))
+			break;
+	return worker;
+}
+
+/*
+ * Move @work and the barriers linked behind it (WORK_STRUCT_LINKED) to the
+ * tail of @head.  If @nextp is given, it is left pointing at the entry
+ * that followed the moved ones, for a caller walking the old list.
+ */
+static void move_linked_works(struct work_struct *work, struct list_head *head,
+			      struct work_struct **nextp)
+{
+	struct work_struct *next;
+	bool linked;
+
+	do {
+		next = list_next_entry(work, entry);
+		linked = work_data(work) & WORK_STRUCT_LINKED;
+		list_move_tail(&work->entry, head);
+		work = next;
+	} while (linked);
+	if (nextp)
+		*nextp = next;
+}
+
+/**
+ * assign_work_locked - give @work to a worker of its pool
+ * @work: an item on the pool's worklist
+ * @worker: the worker taking it
+ * @nextp: see move_linked_works()
+ *
+ * An item must not run twice at once: if another worker of the pool runs
+ * it already, it goes to that worker's scheduled list instead.
+ *
+ * Context: pool->lock (P).
+ * Return: whether @worker got it.
+ */
+static bool assign_work_locked(struct work_struct *work, struct worker *worker,
+			       struct work_struct **nextp)
+{
+	struct worker *owner = find_worker_executing_work(worker->pool, work);
+
+	wq_assert_P(worker->pool);
+	if (unlikely(owner && owner != worker)) {
+		move_linked_works(work, &owner->scheduled, nextp);
+		return false;
+	}
+	move_linked_works(work, &worker->scheduled, nextp);
+	return true;
+}
+
+/* Check what a work function left behind; it must hold nothing. */
+static void check_work_leaks(struct worker *worker, work_func_t func,
+			     int lock_depth, bool bh)
+{
+	bool atomic = !bh && (in_atomic() || rcu_preempt_depth() > 0);
+
+	if (likely(!atomic && lockdep_depth(current) <= lock_depth))
+		return;
+	pr_err("BUG: workqueue item leaked atomic context, a lock or RCU: %s[%d]\n"
+	       "    preempt=0x%08x locks=%d->%d rcu=%d function=%ps\n",
+	       current->comm, task_pid_nr(current), preempt_count(), lock_depth,
+	       lockdep_depth(current), rcu_preempt_depth(), func);
+	debug_show_held_locks(current);
+	dump_stack();
+}
+
+/* Make @worker the one running @work (which leaves the lists). */
+static void worker_begin_item_locked(struct worker *worker,
+				     struct work_struct *work,
+				     struct pool_workqueue *pwq)
+{
+	struct worker_pool *pool = worker->pool;
+
+	wq_assert_P(pool);
+	debug_work_deactivate(work);
+	hash_add(pool->busy_hash, &worker->hentry, (unsigned long)work);
+	worker->current_work = work;
+	worker->current_func = work->func;
+	worker->current_pwq = pwq;
+	worker->current_color = data_color(work_data(work));
+	if (worker->task)
+		worker->current_at = worker->task->se.sum_exec_runtime;
+	strscpy(worker->desc, pwq->wq->name, WORKER_DESC_LEN);
+	list_del_init(&work->entry);
+	if (unlikely(pwq->wq->flags & WQ_CPU_INTENSIVE))
+		worker_set_flags_locked(worker, WORKER_CPU_INTENSIVE);
+	pwq->stats[PWQ_STAT_STARTED]++;
+}
+
+static void worker_end_item_locked(struct worker *worker)
+{
+	wq_assert_P(worker->pool);
+	hash_del(&worker->hentry);
+	worker_clr_flags_locked(worker, WORKER_CPU_INTENSIVE);
+	/* PSI recognises its own item by it */
+	worker->last_func = worker->current_func;
+	memset(&worker->current_item, 0, sizeof(worker->current_item));
+}
+
+/**
+ * process_one_work - run one item
+ * @worker: the worker, which got @work from assign_work_locked()
+ * @work: the item, first on @worker's scheduled list
+ *
+ * Context: pool->lock (P), dropped while the function runs.
+ */
+static void process_one_work(struct worker *worker, struct work_struct *work)
+	__releases(&pool->lock) __acquires(&pool->lock)
+{
+	struct pool_workqueue *pwq = get_work_pwq(work);
+	struct worker_pool *pool = worker->pool;
+	bool bh = pool->flags & POOL_BH;
+	unsigned long data = work_data(work);
+	work_func_t func = work->func;
+	int lock_depth;
+#ifdef CONFIG_LOCKDEP
+	/* the function may free @work: run on a copy of its lockdep map */
+	struct lockdep_map lockdep_map;
+
+	lockdep_copy_map(&lockdep_map, &work->lockdep_map);
+#endif
+	WARN_ON_ONCE(!bh && pool->cpu >= 0 &&
+		     !(pool->flags & POOL_DISASSOCIATED) &&
+		     raw_smp_processor_id() != pool->cpu);
+
+	worker_begin_item_locked(worker, work, pwq);
+	/* unbound pools and CPU-intensive items: another worker for the rest */
+	kick_pool_locked(pool);
+	/* from here on the item may be queued again */
+	set_work_off_queue(work, pool->id, pool_offq_bits(pool), false);
+	raw_spin_unlock_irq(&pool->lock);
+	/*
+	 * PENDING is clear before the function reads anything: a queuer that
+	 * sets it again after our read of the state will queue the item
+	 * again.  Pairs with the full barrier of test_and_set_bit() when
+	 * queueing.
+	 */
+	smp_mb();
+
+	lock_depth = lockdep_depth(current);
+	lock_map_acquire(pwq->wq->lockdep_map);
+	lock_map_acquire(&lockdep_map);
+	lockdep_invariant_state(true);
+	trace_workqueue_execute_start(work);
+	func(work);
+	/* @work may be gone now: only its address is used below */
+	trace_workqueue_execute_end(work, func);
+	lock_map_release(&lockdep_map);
+	lock_map_release(pwq->wq->lockdep_map);
+	check_work_leaks(worker, func, lock_depth, bh);
+	if (!bh)
+		cond_resched();
+
+	raw_spin_lock_irq(&pool->lock);
+	pwq->stats[PWQ_STAT_COMPLETED]++;
+	worker_end_item_locked(worker);
+	pwq_dec_nr_in_flight_locked(pwq, data);
+}
+
+/* Run everything on @worker's scheduled list.  Context: P, dropped inside. */
+static void process_scheduled_works(struct worker *worker)
+{
+	struct work_struct *work;
+
+	while ((work = list_first_entry_or_null(&worker->scheduled,
+						struct work_struct, entry)))
+		process_one_work(worker, work);
+}
+
+static void set_pf_worker(bool on)
+{
+	/* wq_worker_comm() reads PF_WQ_WORKER under the attach mutex */
+	guard(mutex)(&wq_pool_attach_mutex);
+	current->flags = (current->flags & ~PF_WQ_WORKER) | (on ? PF_WQ_WORKER : 0);
+}
+
+/* A worker told to die leaves its pool; reap_dying_workers() frees it. */
+static void worker_exit(struct worker *worker)
+{
+	struct worker_pool *pool = worker->pool;
+
+	set_pf_worker(false);
+	set_task_comm(current, "kworker/dying");
+	ida_free(&pool->worker_ida, worker->id);
+	worker_detach_from_pool(worker);
+}
+
+/*
+ * One round of a woken worker: restock the pool if it is about to run
+ * out of idle workers, then run items while the pool lets it.
+ */
+static void worker_run_locked(struct worker *worker)
+{
+	struct worker_pool *pool = worker->pool;
+	struct work_struct *work;
+
+	wq_assert_P(pool);
+	while (pool_needs_worker(pool)) {
+		/* keep a worker in reserve for when this one sleeps */
+		if (!pool->nr_idle && manage_workers_locked(worker))
+			continue;
+		WARN_ON_ONCE(!list_empty(&worker->scheduled));
+		worker_clr_flags_locked(worker, WORKER_PREP | WORKER_REBOUND);
+		do {
+			work = list_first_entry(&pool->worklist,
+						struct work_struct, entry);
+			if (assign_work_locked(work, worker, NULL))
+				process_scheduled_works(worker);
+		} while (pool_keep_working(pool));
+		worker_set_flags_locked(worker, WORKER_PREP);
+		break;
+	}
+}
+
+/**
+ * worker_thread - the life of a worker
+ * @arg: the worker
+ *
+ * Idle until woken, then run items while the pool needs this worker, and
+ * back to idle.  Exits when retired.
+ *
+ * Context: kthread.
+ * Return: 0.
+ */
+static int worker_thread(void *arg)
+{
+	struct worker *worker = arg;
+	struct worker_pool *pool = worker->pool;
+
+	set_pf_worker(true);
+	for (;;) {
+		raw_spin_lock_irq(&pool->lock);
+		if (unlikely(worker->flags & WORKER_DIE)) {
+			raw_spin_unlock_irq(&pool->lock);
+			worker_exit(worker);
+			return 0;
+		}
+		worker_leave_idle_locked(worker);
+		worker_run_locked(worker);
+		worker_enter_idle_locked(worker);
+		__set_current_state(TASK_IDLE);
+		raw_spin_unlock_irq(&pool->lock);
+		schedule();
+	}
+}
+
+/*
+ * Run, as @rescuer, the items of @pwq waiting on its pool, and ask again
+ * if the pool still cannot make progress.
+ */
+static void rescue_pwq(struct worker *rescuer, struct pool_workqueue *pwq)
+{
+	struct worker_pool *pool = pwq->pool;
+	struct work_struct *work, *n;
+	bool more = false;
+
+	worker_attach_to_pool(rescuer, pool);
+	raw_spin_lock_irq(&pool->lock);
+	list_for_each_entry_safe(work, n, &pool->worklist, entry) {
+		if (get_work_pwq(work) == pwq &&
+		    assign_work_locked(work, rescuer, &n))
+			pwq->stats[PWQ_STAT_RESCUED]++;
+	}
+	if (!list_empty(&rescuer->scheduled)) {
+		process_scheduled_works(rescuer);
+		more = pwq->nr_active && pool_must_create(pool);
+	}
+	if (more)
+		send_mayday_locked(pwq);
+	/* whatever is left is for the normal workers again */
+	kick_pool_locked(pool);
+	raw_spin_unlock_irq(&pool->lock);
+	worker_detach_from_pool(rescuer);
+}
+
+/**
+ * current_is_workqueue_rescuer - whether %current is a rescuer
+ *
+ * Context: any.
+ * Return: %true if %current is the rescuer of a workqueue.
+ */
+bool current_is_workqueue_rescuer(void)
+{
+	const struct worker *worker = current_wq_worker();
+
+	return worker ? worker->rescue_wq != NULL : false;
+}
+
+/**
+ * rescuer_thread - the rescuer of a WQ_MEM_RECLAIM workqueue
+ * @arg: the rescuer
+ *
+ * Serves mayday requests: when a pool cannot create workers (memory is
+ * short), the rescuer runs the pool's items of its workqueue, so reclaim
+ * that waits for them makes progress.
+ *
+ * Context: kthread.
+ * Return: 0.
+ */
+static int rescuer_thread(void *arg)
+{
+	struct worker *rescuer = arg;
+	struct workqueue_struct *wq = rescuer->rescue_wq;
+	struct pool_workqueue *pwq;
+	bool stop;
+
+	set_user_nice(current, RESCUER_NICE_LEVEL);
+	set_pf_worker(true);
+	for (;;) {
+		set_current_state(TASK_IDLE);
+		/* read before the list: requests made before stop are served */
+		stop = kthread_should_stop();
+		raw_spin_lock_irq(&wq_mayday_lock);
+		while ((pwq = list_first_entry_or_null(&wq->maydays,
+						       struct pool_workqueue,
+						       mayday_node))) {
+			list_del_init(&pwq->mayday_node);
+			raw_spin_unlock_irq(&wq_mayday_lock);
+			__set_current_state(TASK_RUNNING);
+			rescue_pwq(rescuer, pwq);
+			put_pwq_unlocked(pwq);
+			raw_spin_lock_irq(&wq_mayday_lock);
+		}
+		raw_spin_unlock_irq(&wq_mayday_lock);
+		if (stop)
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	set_pf_worker(false);
+	return 0;
+}
+
+/* Run a BH pool's items for a bounded time, then leave the rest. */
+static void bh_worker(struct worker_pool *pool)
+{
+	struct worker *worker = &pool->bh_worker;
+	unsigned long end = jiffies + BH_WORKER_JIFFIES;
+	int rounds = BH_WORKER_RESTARTS;
+	struct work_struct *work;
+
+	raw_spin_lock_irq(&pool->lock);
+	while (!list_empty(&pool->worklist) && rounds-- &&
+	       time_before(jiffies, end)) {
+		work = list_first_entry(&pool->worklist, struct work_struct, entry);
+		if (assign_work_locked(work, worker, NULL))
+			process_scheduled_works(worker);
+	}
+	/* more left: run again on the next softirq */
+	if (!list_empty(&pool->worklist))
+		kick_bh_pool(pool);
+	raw_spin_unlock_irq(&pool->lock);
+}
+
+/**
+ * workqueue_softirq_action - run this CPU's BH workqueue items
+ * @highpri: the high-priority pool (HI_SOFTIRQ) or the normal one
+ *
+ * Context: softirq.
+ */
+void workqueue_softirq_action(bool highpri)
+{
+	struct worker_pool *pools = per_cpu(bh_worker_pools, smp_processor_id());
+
+	/* also called for tasklets: often nothing to do */
+	if (!list_empty(&pools[highpri].worklist))
+		bh_worker(&pools[highpri]);
+}
+
+struct bh_drain_work {
+	struct work_struct work;
+	struct worker_pool *pool;
+	struct completion done;
+};
+
+/* Drain a dead CPU's BH pool from this CPU's softirq. */
+static void bh_drain_fn(struct work_struct *work)
+{
+	struct bh_drain_work *d = container_of(work, struct bh_drain_work, work);
+
+	bh_worker(d->pool);
+	if (!list_empty(&d->pool->worklist))
+		queue_work(system_bh_highpri_wq, work);
+	else
+		complete(&d->done);
+}
+
+/**
+ * workqueue_softirq_dead - run the BH items left on a CPU that went down
+ * @cpu: the dead CPU
+ *
+ * Context: process context (CPU hotplug teardown).
+ */
+void workqueue_softirq_dead(unsigned int cpu)
+{
+	int i;
+
+	for (i = 0; i < NR_STD_WORKER_POOLS; i++) {
+		struct bh_drain_work d;
+
+		d.pool = &per_cpu(bh_worker_pools, cpu)[i];
+		if (list_empty(&d.pool->worklist))
+			continue;
+		INIT_WORK_ONSTACK(&d.work, bh_drain_fn);
+		init_completion(&d.done);
+		queue_work(system_bh_highpri_wq, &d.work);
+		wait_for_completion(&d.done);
+		destroy_work_on_stack(&d.work);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* 7. scheduler hooks                                                  */
+/* ------------------------------------------------------------------ */
+
+/**
+ * wq_worker_running - a worker that slept runs again
+ * @task: the worker's task, %current
+ *
+ * Context: process context, called by schedule() after switching back.
+ */
+void wq_worker_running(struct task_struct *task)
+{
+	struct worker *worker = kthread_data(task);
+	struct worker_pool *pool;
+
+	if (!READ_ONCE(worker->sleeping))
+		return;
+	pool = worker->pool;
+	raw_spin_lock_irq(&pool->lock);
+	WRITE_ONCE(worker->sleeping, 0);
+	if (worker_counts(worker))
+		pool->nr_running++;
+	raw_spin_unlock_irq(&pool->lock);
+}
+
+/**
+ * wq_worker_sleeping - a running worker is about to block
+ * @task: the worker's task, %current
+ *
+ * If it was the last running worker of its pool and items wait, wake an
+ * idle worker so the CPU is not left idle while there is work.
+ *
+ * Context: process context, called by schedule() before blocking.
+ */
+void wq_worker_sleeping(struct task_struct *task)
+{
+	struct worker *worker = kthread_data(task);
+	struct worker_pool *pool;
+
+	/* not counted, or preempted after an earlier call: nothing to do */
+	if ((READ_ONCE(worker->flags) & WORKER_NOT_RUNNING) ||
+	    READ_ONCE(worker->sleeping))
+		return;
+	pool = worker->pool;
+	raw_spin_lock_irq(&pool->lock);
+	if (worker_counts(worker)) {
+		WRITE_ONCE(worker->sleeping, 1);
+		pool->nr_running--;
+		if (kick_pool_locked(pool) && worker->current_pwq)
+			worker->current_pwq->stats[PWQ_STAT_CM_WAKEUP]++;
+	}
+	raw_spin_unlock_irq(&pool->lock);
+}
+
+#ifdef CONFIG_WQ_CPU_INTENSIVE_REPORT
+/*
+ * Report functions that keep hogging per-CPU workers: once a function
+ * reached the threshold, then each time its count doubles.
+ */
+#define WCI_SLOTS	64
+static struct {
+	work_func_t func;
+	unsigned long count;
+} wci_table[WCI_SLOTS];
+static DEFINE_RAW_SPINLOCK(wci_lock);
+
+static void report_cpu_hog(work_func_t func)
+{
+	unsigned long count = 0;
+	unsigned long flags;
+	int i;
+
+	if (!wq_cpu_intensive_warning_thresh)
+		return;
+	raw_spin_lock_irqsave(&wci_lock, flags);
+	for (i = 0; i < WCI_SLOTS; i++) {
+		if (wci_table[i].func == func || !wci_table[i].func) {
+			wci_table[i].func = func;
+			count = ++wci_table[i].count;
+			break;
+		}
+	}
+	raw_spin_unlock_irqrestore(&wci_lock, flags);
+	if (count >= wq_cpu_intensive_warning_thresh && is_power_of_2(count))
+		pr_warn("workqueue: %ps hogged CPU for >%luus %lu times, consider switching to WQ_UNBOUND\n",
+			func, wq_cpu_intensive_thresh_us, count);
+}
+#else
+static void report_cpu_hog(work_func_t func) { }
+#endif
+
+/* Take a worker hogging the CPU out of the count; wake a replacement. */
+static void release_cpu_hog_locked(struct worker *worker,
+				   struct pool_workqueue *pwq)
+{
+	bool woke;
+
+	worker_set_flags_locked(worker, WORKER_CPU_INTENSIVE);
+	woke = kick_pool_locked(worker->pool);
+	pwq->stats[PWQ_STAT_CPU_INTENSIVE]++;
+	pwq->stats[PWQ_STAT_CM_WAKEUP] += woke;
+	report_cpu_hog(worker->current_func);
+}
+
+/**
+ * wq_worker_tick - scheduler tick on a CPU running a worker
+ * @task: the worker's task
+ *
+ * An item of a per-CPU pool running longer than cpu_intensive_thresh_us
+ * without sleeping holds back the items behind it: take it out of
+ * concurrency management.
+ *
+ * Context: hardirq, interrupts disabled.
+ */
+void wq_worker_tick(struct task_struct *task)
+{
+	struct worker *worker = kthread_data(task);
+	struct pool_workqueue *pwq = worker->current_pwq;
+	struct worker_pool *pool = worker->pool;
+	u64 thresh = wq_cpu_intensive_thresh_us * NSEC_PER_USEC;
+
+	if (!pwq || (worker->flags & WORKER_NOT_RUNNING) || !pool)
+		return;
+	if (task->se.sum_exec_runtime - worker->current_at < thresh)
+		return;
+
+	raw_spin_lock(&pool->lock);
+	if (worker->current_pwq && worker_counts(worker))
+		release_cpu_hog_locked(worker, pwq);
+	raw_spin_unlock(&pool->lock);
+}
+
+/**
+ * wq_worker_last_func - the function a worker ran last
+ * @task: a worker's task, %current
+ *
+ * Used by PSI to recognise its own averaging item.
+ *
+ * Context: the scheduler, on @task's CPU.
+ * Return: the function, or %NULL.
+ */
+work_func_t wq_worker_last_func(struct task_struct *task)
+{
+	struct worker *worker = kthread_data(task);
+
+	return worker->last_func;
+}
+
+/* ------------------------------------------------------------------ */
+/* 8. pool_workqueues: references, activation, limits                  */
+/* ------------------------------------------------------------------ */
+
+static void get_pwq_locked(struct pool_workqueue *pwq)
+{
+	wq_assert_P(pwq->pool);
+	WARN_ON_ONCE(pwq->refcnt <= 0);
+	pwq->refcnt++;
+}
+
+/**
+ * put_pwq_locked - drop a reference to a pwq
+ * @pwq: the pwq
+ *
+ * The last reference hands the pwq to the release worker, which unlinks
+ * and frees it in process context.
+ *
+ * Context: pool->lock (P) of @pwq's pool.
+ */
+static void put_pwq_locked(struct pool_workqueue *pwq)
+{
+	wq_assert_P(pwq->pool);
+	if (--pwq->refcnt)
+		return;
+	if (WARN_ON_ONCE(!pwq_release_worker))
+		return;
+	kthread_queue_work(pwq_release_worker, &pwq->release_work);
+}
+
+/**
+ * put_pwq_unlocked - put_pwq_locked() for callers without the pool lock
+ * @pwq: the pwq, or %NULL
+ *
+ * Context: any context that may take a pool lock.
+ */
+void put_pwq_unlocked(struct pool_workqueue *pwq)
+{
+	unsigned long flags;
+
+	if (!pwq)
+		return;
+	raw_spin_lock_irqsave(&pwq->pool->lock, flags);
+	put_pwq_locked(pwq);
+	raw_spin_unlock_irqrestore(&pwq->pool->lock, flags);
+}
+
+/**
+ * discard_pwq - free a pwq that was never installed
+ * @pwq: the pwq, without references
+ */
+void discard_pwq(struct pool_workqueue *pwq)
+{
+	WARN_ON_ONCE(pwq->refcnt);
+	kmem_cache_free(pwq_cache, pwq);
+}
+
+static void rcu_free_pwq(struct rcu_head *rcu)
+{
+	kmem_cache_free(pwq_cache, container_of(rcu, struct pool_workqueue, rcu));
+}
+
+static void rcu_free_wq(struct rcu_head *rcu)
+{
+	struct workqueue_struct *wq = container_of(rcu, struct workqueue_struct, rcu);
+
+	if (wq->flags & WQ_UNBOUND)
+		wq_free_node_nr_active(wq);
+#ifdef CONFIG_LOCKDEP
+	if (wq->lockdep_name != wq->name)
+		kfree(wq->lockdep_name);
+#endif
+	free_percpu(wq->cpu_pwq);
+	free_workqueue_attrs(wq->unbound_attrs);
+	kfree(wq);
+}
+
+static void pwq_activate_inactive_locked_nokick(struct pool_workqueue *pwq);
+
+/* An ordered workqueue's new pwq waits until the old ones are gone. */
+static void unplug_current_pwq(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq;
+
+	wq_assert_W(wq);
+	pwq = rcu_dereference_protected(wq->dfl_pwq, lockdep_is_held(&wq->mutex));
+	if (!pwq || !pwq->plugged || !list_is_singular(&wq->pwqs))
+		return;
+	raw_spin_lock_irq(&pwq->pool->lock);
+	pwq->plugged = false;
+	pwq_activate_inactive_locked(pwq);
+	raw_spin_unlock_irq(&pwq->pool->lock);
+}
+
+/* Drop @pwq from its node quota's list of waiting pwqs. */
+static void pwq_leave_node_quota(struct pool_workqueue *pwq)
+{
+	struct wq_node_nr_active *nna;
+
+	if (list_empty(&pwq->pending_node))
+		return;
+	nna = wq_node_nr_active(pwq->wq, pwq->pool->node);
+	raw_spin_lock_irq(&nna->lock);
+	list_del_init(&pwq->pending_node);
+	raw_spin_unlock_irq(&nna->lock);
+}
+
+/*
+ * The last reference to a pwq is gone: unlink it, let go of its unbound
+ * pool, and free it (and the workqueue, with its last pwq) after RCU.
+ */
+static void pwq_release_workfn(struct kthread_work *work)
+{
+	struct pool_workqueue *pwq = container_of(work, struct pool_workqueue,
+						  release_work);
+	struct workqueue_struct *wq = pwq->wq;
+	struct worker_pool *pool = pwq->pool;
+	bool last;
+
+	mutex_lock(&wq->mutex);
+	list_del_rcu(&pwq->pwqs_node);
+	last = list_empty(&wq->pwqs);
+	if (!last && wq_is_ordered(wq))
+		unplug_current_pwq(wq);
+	mutex_unlock(&wq->mutex);
+
+	pwq_leave_node_quota(pwq);
+	if (pool->cpu < 0) {
+		mutex_lock(&wq_pool_mutex);
+		put_unbound_pool(pool);
+		mutex_unlock(&wq_pool_mutex);
+	}
+	call_rcu(&pwq->rcu, rcu_free_pwq);
+	/* the workqueue goes with its last pwq (destroy_workqueue() ran) */
+	if (last)
+		call_rcu(&wq->rcu, rcu_free_wq);
+}
+
+/**
+ * alloc_pwq - a new pwq linking @wq and @pool
+ * @wq: the workqueue
+ * @pool: the pool; the caller's reference to an unbound pool moves to it
+ *
+ * Context: process context.
+ * Return: the pwq without references, or %NULL: each table entry that
+ * points at it takes one.
+ */
+struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,
+				 struct worker_pool *pool)
+{
+	struct pool_workqueue *pwq;
+
+	pwq = kmem_cache_alloc_node(pwq_cache, GFP_KERNEL | __GFP_ZERO, pool->node);
+	if (!pwq)
+		return NULL;
+	pwq->pool = pool;
+	pwq->wq = wq;
+	pwq->flush_color = -1;
+	pwq->max_active = wq->max_active;
+	INIT_LIST_HEAD(&pwq->inactive_works);
+	INIT_LIST_HEAD(&pwq->pending_node);
+	INIT_LIST_HEAD(&pwq->pwqs_node);
+	INIT_LIST_HEAD(&pwq->mayday_node);
+	kthread_init_work(&pwq->release_work, pwq_release_workfn);
+	return pwq;
+}
+
+/**
+ * link_pwq - add a pwq to its workqueue's list
+ * @pwq: a new pwq
+ *
+ * Context: wq->mutex (W).
+ */
+void link_pwq(struct pool_workqueue *pwq)
+{
+	struct workqueue_struct *wq = pwq->wq;
+
+	wq_assert_W(wq);
+	if (!list_empty(&pwq->pwqs_node))
+		return;
+	/* new items get the workqueue's color; flush colors cycle in step */
+	pwq->work_color = wq->work_color;
+	list_add_tail_rcu(&pwq->pwqs_node, &wq->pwqs);
+}
+
+static bool pwq_is_unbound(struct pool_workqueue *pwq)
+{
+	return pwq->wq->flags & WQ_UNBOUND;
+}
+
+/* Take an active slot for one more item of @pwq, if the limits allow. */
+static bool pwq_tryinc_nr_active_locked(struct pool_workqueue *pwq, bool fill)
+{
+	wq_assert_P(pwq->pool);
+	if (pwq->plugged)
+		return false;
+	if (pwq_is_unbound(pwq)) {
+		if (!node_quota_tryinc_locked(pwq, fill))
+			return false;
+	} else if (pwq->nr_active >= pwq->max_active) {
+		return false;
+	}
+	pwq->nr_active++;
+	return true;
+}
+
+/* Move an inactive item (and its linked barriers) to the pool's worklist. */
+static void activate_work_locked(struct pool_workqueue *pwq,
+				 struct work_struct *work)
+{
+	struct worker_pool *pool = pwq->pool;
+
+	wq_assert_P(pool);
+	trace_workqueue_activate_work(work);
+	if (list_empty(&pool->worklist))
+		pool->watchdog_ts = jiffies;
+	move_linked_works(work, &pool->worklist, NULL);
+	__clear_bit(WORK_STRUCT_INACTIVE_BIT, work_data_bits(work));
+}
+
+/*
+ * Activate @pwq's first inactive item if the limits allow (barriers need
+ * no slot).  With @fill, the node quota is taken even if other pwqs wait.
+ */
+static bool pwq_activate_first_locked(struct pool_workqueue *pwq, bool fill)
+{
+	struct work_struct *work;
+
+	wq_assert_P(pwq->pool);
+	work = list_first_entry_or_null(&pwq->inactive_works,
+					struct work_struct, entry);
+	if (!work)
+		return false;
+	if (data_color(work_data(work)) != WORK_NO_COLOR &&
+	    !pwq_tryinc_nr_active_locked(pwq, fill))
+		return false;
+	activate_work_locked(pwq, work);
+	return true;
+}
+
+static void pwq_activate_inactive_locked_nokick(struct pool_workqueue *pwq)
+{
+	while (pwq_activate_first_locked(pwq, true))
+		;
+}
+
+/**
+ * pwq_activate_inactive_locked - activate what the limits now allow
+ * @pwq: the pwq
+ *
+ * Context: pool->lock (P).
+ */
+void pwq_activate_inactive_locked(struct pool_workqueue *pwq)
+{
+	pwq_activate_inactive_locked_nokick(pwq);
+	kick_pool_locked(pwq->pool);
+}
+
+/**
+ * pwq_set_max_active_locked - apply the workqueue's limit to a pwq
+ * @pwq: the pwq
+ *
+ * Context: pool->lock (P); wq->mutex (W) keeps the limit stable.
+ */
+void pwq_set_max_active_locked(struct pool_workqueue *pwq)
+{
+	wq_assert_P(pwq->pool);
+	pwq->max_active = READ_ONCE(pwq->wq->max_active);
+	pwq_activate_inactive_locked(pwq);
+}
+
+/*
+ * An active item of @pwq finished or was cancelled: its slot goes to the
+ * next inactive item, of this pwq or, for unbound workqueues, of the pwq
+ * waiting longest for the node's quota.  May drop and retake pool->lock.
+ */
+static void pwq_dec_active_locked(struct pool_workqueue *pwq)
+{
+	wq_assert_P(pwq->pool);
+	pwq->nr_active--;
+	if (pwq_is_unbound(pwq))
+		node_quota_dec_locked(pwq);
+	else if (pwq_activate_first_locked(pwq, false))
+		kick_pool_locked(pwq->pool);
+}
+
+/**
+ * pwq_dec_nr_in_flight_locked - an item of @pwq left the queue for good
+ * @pwq: the pwq
+ * @data: the item's work->data while it was queued
+ *
+ * Updates the active count, the color counts a flush may be waiting for,
+ * and drops the item's reference.
+ *
+ * Context: pool->lock (P); may be dropped and retaken.
+ */
+static void pwq_dec_nr_in_flight_locked(struct pool_workqueue *pwq,
+					unsigned long data)
+{
+	unsigned int color = data_color(data);
+	struct workqueue_struct *wq = pwq->wq;
+
+	wq_assert_P(pwq->pool);
+	if (color != WORK_NO_COLOR) {
+		if (!(data & WORK_STRUCT_INACTIVE))
+			pwq_dec_active_locked(pwq);
+		pwq->nr_in_flight[color]--;
+		if (pwq->flush_color == color && !pwq->nr_in_flight[color]) {
+			pwq->flush_color = -1;
+			if (atomic_dec_and_test(&wq->nr_pwqs_to_flush))
+				complete(&wq->flush_done);
+		}
+	}
+	put_pwq_locked(pwq);
+}
+
+/* ------------------------------------------------------------------ */
+/* 9. queueing                                                         */
+/* ------------------------------------------------------------------ */
+
+/* Put a queued item on @head, pointing at @pwq, which it holds. */
+static void insert_work_locked(struct pool_workqueue *pwq,
+			       struct work_struct *work,
+			       struct list_head *head, unsigned long flags)
+{
+	wq_assert_P(pwq->pool);
+	debug_work_activate(work);
+	/* a barrier linked behind @work stays linked */
+	flags |= work_data(work) & WORK_STRUCT_LINKED;
+	set_work_queued(work, pwq, flags);
+	list_add_tail(&work->entry, head);
+	get_pwq_locked(pwq);
+}
+
+/* Whether %current runs an item of @wq (which may then queue more). */
+static bool is_chained_work(struct workqueue_struct *wq)
+{
+	struct worker *worker = current_wq_worker();
+
+	return worker && worker->current_pwq && worker->current_pwq->wq == wq;
+}
+
+/* The CPU whose pwq an item for @req_cpu goes to. */
+static int wq_select_cpu(struct workqueue_struct *wq, int req_cpu)
+{
+	static DEFINE_PER_CPU(int, wq_rr_cpu_last);
+	int cpu;
+
+	if (req_cpu != WORK_CPU_UNBOUND)
+		return req_cpu;
+	cpu = raw_smp_processor_id();
+	if (!(wq->flags & WQ_UNBOUND) || !wq_debug_force_rr_cpu)
+		return cpu;
+	/* debugging aid: spread unbound items over the allowed CPUs */
+	cpu = cpumask_next_and(__this_cpu_read(wq_rr_cpu_last), wq_unbound_cpumask,
+			       cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first_and(wq_unbound_cpumask, cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		cpu = raw_smp_processor_id();
+	__this_cpu_write(wq_rr_cpu_last, cpu);
+	return cpu;
+}
+
+/*
+ * If @work still runs on another pool for @wq, it must be queued behind
+ * itself there: lock and return that pool and set *@pwqp; otherwise lock
+ * and return @pool.  Called with RCU held and interrupts disabled.
+ */
+static struct worker_pool *lock_pool_for_queueing(struct workqueue_struct *wq,
+						  struct work_struct *work,
+						  struct worker_pool *pool,
+						  struct pool_workqueue **pwqp)
+{
+	struct worker_pool *last = get_work_pool(work);
+	struct worker *worker;
+
+	if (last && last != pool && !wq_is_ordered(wq)) {
+		raw_spin_lock(&last->lock);
+		worker = find_worker_executing_work(last, work);
+		if (worker && worker->current_pwq->wq == wq) {
+			*pwqp = worker->current_pwq;
+			return last;
+		}
+		raw_spin_unlock(&last->lock);
+	}
+	raw_spin_lock(&pool->lock);
+	return pool;
+}
+
+/**
+ * __queue_work - queue an item whose PENDING bit the caller owns
+ * @req_cpu: the CPU asked for, or WORK_CPU_UNBOUND
+ * @wq: the workqueue
+ * @work: the item
+ *
+ * Context: interrupts disabled.
+ */
+static void __queue_work(int req_cpu, struct workqueue_struct *wq,
+			 struct work_struct *work)
+{
+	struct pool_workqueue *pwq;
+	struct worker_pool *pool;
+	unsigned long flags;
+	int cpu;
+
+	lockdep_assert_irqs_disabled();
+	/* a dying or draining workqueue only takes items from its own items */
+	if (unlikely(READ_ONCE(wq->flags) & (__WQ_DESTROYING | __WQ_DRAINING)) &&
+	    WARN_ONCE(!is_chained_work(wq), "workqueue: cannot queue %ps on %s: it is being drained or destroyed\n",
+		      work->func, wq->name)) {
+		clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
+		return;
+	}
+
+	rcu_read_lock();
+retry:
+	cpu = wq_select_cpu(wq, req_cpu);
+	pwq = rcu_dereference(*per_cpu_ptr(wq->cpu_pwq, cpu));
+	pool = lock_pool_for_queueing(wq, work, pwq->pool, &pwq);
+
+	/* an unbound pwq whose table entry was just replaced: use the new one */
+	if (unlikely(!pwq->refcnt)) {
+		raw_spin_unlock(&pool->lock);
+		if (WARN_ON_ONCE(!(wq->flags & WQ_UNBOUND)))
+			goto out;
+		cpu_relax();
+		goto retry;
+	}
+
+	trace_workqueue_queue_work(req_cpu, pwq, work);
+	if (WARN_ON(!list_empty(&work->entry)))
+		goto unlock;
+
+	pwq->nr_in_flight[pwq->work_color]++;
+	flags = color_data(pwq->work_color);
+	if (list_empty(&pwq->inactive_works) &&
+	    pwq_tryinc_nr_active_locked(pwq, false)) {
+		trace_workqueue_activate_work(work);
+		if (list_empty(&pool->worklist))
+			pool->watchdog_ts = jiffies;
+		insert_work_locked(pwq, work, &pool->worklist, flags);
+		kick_pool_locked(pool);
+	} else {
+		insert_work_locked(pwq, work, &pwq->inactive_works,
+				   flags | WORK_STRUCT_INACTIVE);
+	}
+unlock:
+	raw_spin_unlock(&pool->lock);
+out:
+	rcu_read_unlock();
+}
+
+/*
+ * @work is idle and the caller just set PENDING: clear it again if the
+ * item is disabled.  Returns whether it was.
+ */
+static bool clear_pending_if_disabled(struct work_struct *work)
+{
+	unsigned long data = work_data(work);
+
+	if (likely(!data_disable_depth(data)))
+		return false;
+	atomic_long_set(&work->data, data & ~WORK_STRUCT_PENDING);
+	return true;
+}
+
+/* Set PENDING on an idle, enabled item.  Returns whether we own it now. */
+static bool claim_work(struct work_struct *work)
+{
+	return !test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work)) &&
+	       !clear_pending_if_disabled(work);
+}
+
+/**
+ * queue_work_on - queue work on a specific CPU
+ * @cpu: the CPU, or WORK_CPU_UNBOUND for the local one
+ * @wq: the workqueue
+ * @work: the item
+ *
+ * For a per-CPU workqueue the item runs on @cpu, which the caller keeps
+ * online; an unbound workqueue uses @cpu's pod.
+ *
+ * Context: any.
+ * Return: %false if @work was already pending (or is disabled), %true if
+ * it was queued.
+ */
+bool queue_work_on(int cpu, struct workqueue_struct *wq,
+		   struct work_struct *work)
+{
+	guard(irqsave)();
+	if (!claim_work(work))
+		return false;
+	__queue_work(cpu, wq, work);
+	return true;
+}
+EXPORT_SYMBOL(queue_work_on);
+
+/* A CPU of @node, preferring the local one; WORK_CPU_UNBOUND if none. */
+static int select_numa_node_cpu(int node)
+{
+	int cpu = raw_smp_processor_id();
+	bool valid = (unsigned int)node < MAX_NUMNODES && node_online(node);
+
+	if (valid && cpu_to_node(cpu) != node)
+		cpu = cpumask_any_and(cpumask_of_node(node), cpu_online_mask);
+	return valid && cpu < nr_cpu_ids ? cpu : WORK_CPU_UNBOUND;
+}
+
+/**
+ * queue_work_node - queue work on a CPU of a NUMA node
+ * @node: the node
+ * @wq: the workqueue, which must be unbound
+ * @work: the item
+ *
+ * Context: any.
+ * Return: %false if @work was already pending, %true if it was queued.
+ */
+bool queue_work_node(int node, struct workqueue_struct *wq,
+		     struct work_struct *work)
+{
+	unsigned long irq_flags;
+	bool queued;
+
+	/* per-CPU workqueues would be bound to whatever CPU we picked */
+	WARN_ON_ONCE(!(wq->flags & WQ_UNBOUND));
+
+	local_irq_save(irq_flags);
+	queued = claim_work(work);
+	if (queued)
+		__queue_work(select_numa_node_cpu(node), wq, work);
+	local_irq_restore(irq_flags);
+	return queued;
+}
+EXPORT_SYMBOL_GPL(queue_work_node);
+
+/* Queue @dwork after @delay; the caller owns PENDING. */
+static void __queue_delayed_work(int cpu, struct workqueue_struct *wq,
+				 struct delayed_work *dwork, unsigned long delay)
+{
+	/* a delayed item is idle when queued, and set up as one */
+	WARN_ON_ONCE(!wq || dwork->timer.function != delayed_work_timer_fn ||
+		     timer_pending(&dwork->timer) || !list_empty(&dwork->work.entry));
+	if (!delay) {
+		/* no tick to wait for: the earliest a timer fires is the next */
+		__queue_work(cpu, wq, &dwork->work);
+		return;
+	}
+	dwork->wq = wq;
+	dwork->cpu = cpu;
+	dwork->timer.expires = jiffies + delay;
+	if (cpu == WORK_CPU_UNBOUND)
+		add_timer(&dwork->timer);
+	else
+		add_timer_on(&dwork->timer, cpu);
+}
+
+/**
+ * delayed_work_timer_fn - the timer of a delayed item expired
+ * @t: the timer
+ *
+ * Context: timer (softirq), interrupts disabled (TIMER_IRQSAFE).
+ */
+void delayed_work_timer_fn(struct timer_list *t)
+{
+	struct delayed_work *dwork = from_timer(dwork, t, timer);
+
+	__queue_work(dwork->cpu, dwork->wq, &dwork->work);
+}
+EXPORT_SYMBOL(delayed_work_timer_fn);
+
+/**
+ * queue_delayed_work_on - queue work on a CPU after a delay
+ * @cpu: the CPU, or WORK_CPU_UNBOUND
+ * @wq: the workqueue
+ * @dwork: the delayed item
+ * @delay: jiffies to wait; 0 queues at once
+ *
+ * Context: any.
+ * Return: %false if @dwork was already pending, %true if it was queued.
+ */
+bool queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
+			   struct delayed_work *dwork, unsigned long delay)
+{
+	guard(irqsave)();
+	if (!claim_work(&dwork->work))
+		return false;
+	__queue_delayed_work(cpu, wq, dwork, delay);
+	return true;
+}
+EXPORT_SYMBOL(queue_delayed_work_on);
+
+/* The grace period of an RCU item is over: queue it (PENDING is ours). */
+static void rcu_work_rcufn(struct rcu_head *head)
+{
+	struct rcu_work *rwork = container_of(head, struct rcu_work, rcu);
+
+	guard(irqsave)();
+	__queue_work(WORK_CPU_UNBOUND, rwork->wq, &rwork->work);
+}
+
+/**
+ * queue_rcu_work - queue work after an RCU grace period
+ * @wq: the workqueue
+ * @rwork: the item
+ *
+ * Context: any.
+ * Return: %false if @rwork was already pending, %true if it was queued.
+ */
+bool queue_rcu_work(struct workqueue_struct *wq, struct rcu_work *rwork)
+{
+	if (!claim_work(&rwork->work))
+		return false;
+	rwork->wq = wq;
+	call_rcu_hurry(&rwork->rcu, rcu_work_rcufn);
+	return true;
+}
+EXPORT_SYMBOL(queue_rcu_work);
+
+/* ------------------------------------------------------------------ */
+/* 10. flushing: barriers, flush_work(), flush_workqueue(), draining   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A barrier is an item queued right behind the one a flush waits for; it
+ * completes when it runs.  Barriers carry no color and take no active slot.
+ */
+struct wq_barrier {
+	struct work_struct	work;
+	struct completion	done;
+	struct task_struct	*task;
+};
+
+static void wq_barrier_func(struct work_struct *work)
+{
+	struct wq_barrier *barr = container_of(work, struct wq_barrier, work);
+
+	complete(&barr->done);
+}
+
+/*
+ * Queue @barr to run right after @target: first on @worker's scheduled
+ * list if @target runs there, else right behind @target, linked to it so
+ * that it moves wherever @target moves.
+ */
+static void insert_wq_barrier_locked(struct pool_workqueue *pwq,
+				     struct wq_barrier *barr,
+				     struct work_struct *target,
+				     struct worker *worker)
+{
+	static __maybe_unused struct lock_class_key bh_key, thr_key;
+	unsigned long flags = color_data(WORK_NO_COLOR);
+	bool bh = pwq->wq->flags & WQ_BH;
+	struct list_head *head;
+
+	wq_assert_P(pwq->pool);
+	/* a BH barrier runs in softirq: its own lockdep class */
+	INIT_WORK_ONSTACK_KEY(&barr->work, wq_barrier_func,
+			      bh ? &bh_key : &thr_key);
+	__set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(&barr->work));
+	init_completion_map(&barr->done, &target->lockdep_map);
+	barr->task = current;
+
+	if (worker) {
+		head = worker->scheduled.next;
+	} else {
+		unsigned long tdata = work_data(target);
+
+		head = target->entry.next;
+		/* keep the chain of barriers already linked behind @target */
+		flags |= tdata & (WORK_STRUCT_LINKED | WORK_STRUCT_INACTIVE);
+		__set_bit(WORK_STRUCT_LINKED_BIT, work_data_bits(target));
+	}
+	insert_work_locked(pwq, &barr->work, head, flags);
+}
+
+/*
+ * Warn when a worker that reclaim may wait for waits for a workqueue that
+ * cannot guarantee progress under memory pressure.
+ */
+static void check_flush_dependency(struct workqueue_struct *target_wq,
+				   struct work_struct *target_work)
+{
+	work_func_t target_func = target_work ? target_work->func : NULL;
+	struct worker *worker = current_wq_worker();
+
+	if (target_wq->flags & WQ_MEM_RECLAIM)
+		return;
+	WARN_ONCE(current->flags & PF_MEMALLOC,
+		  "workqueue: PF_MEMALLOC task %d(%s) is flushing !WQ_MEM_RECLAIM %s:%ps",
+		  current->pid, current->comm, target_wq->name, target_func);
+	WARN_ONCE(worker && worker->current_pwq &&
+		  (worker->current_pwq->wq->flags & WQ_MEM_RECLAIM),
+		  "workqueue: WQ_MEM_RECLAIM %s:%ps is flushing !WQ_MEM_RECLAIM %s:%ps",
+		  worker->current_pwq->wq->name, worker->current_func,
+		  target_wq->name, target_func);
+}
+
+/*
+ * Where @work is, on the locked @pool: its pwq, and the worker running it
+ * if it is not queued.  %NULL if it is neither queued here nor running.
+ */
+static struct pool_workqueue *locate_work_locked(struct worker_pool *pool,
+						 struct work_struct *work,
+						 struct worker **runner)
+{
+	struct pool_workqueue *pwq = get_work_pwq(work);
+
+	wq_assert_P(pool);
+	*runner = NULL;
+	if (pwq)	/* queued; maybe on another pool since we looked */
+		return pwq->pool == pool ? pwq : NULL;
+	*runner = find_worker_executing_work(pool, work);
+	return *runner ? (*runner)->current_pwq : NULL;
+}
+
+/* Insert a barrier behind @work if it is queued or running; lockdep too. */
+static bool insert_flush_barrier(struct wq_barrier *barr, struct work_struct *work,
+				 bool from_cancel)
+{
+	struct worker_pool *pool;
+	struct workqueue_struct *wq = NULL;
+	struct worker *runner;
+	struct pool_workqueue *pwq;
+
+	guard(rcu)();
+	pool = get_work_pool(work);
+	if (!pool)
+		return false;
+	scoped_guard(raw_spinlock_irq, &pool->lock) {
+		pwq = locate_work_locked(pool, work, &runner);
+		if (pwq) {
+			wq = pwq->wq;
+			check_flush_dependency(wq, work);
+			insert_wq_barrier_locked(pwq, barr, work, runner);
+		}
+	}
+	/*
+	 * Waiting for an item of a workqueue that runs one item at a time
+	 * (or has a rescuer) waits for the whole workqueue, as lockdep sees it.
+	 */
+	if (wq && !from_cancel && (wq->saved_max_active == 1 || wq->rescuer)) {
+		lock_map_acquire(wq->lockdep_map);
+		lock_map_release(wq->lockdep_map);
+	}
+	return wq;
+}
+
+/* Wait for a barrier; a cancelled BH item may be waited for atomically. */
+static void wait_for_barrier(struct wq_barrier *barr, bool bh_atomic)
+{
+	if (!bh_atomic) {
+		wait_for_completion(&barr->done);
+		return;
+	}
+	while (!try_wait_for_completion(&barr->done)) {
+		if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+			/* let the softirq that runs it make progress */
+			local_bh_disable();
+			local_bh_enable();
+		} else {
+			cpu_relax();
+		}
+	}
+}
+
+static bool __flush_work(struct work_struct *work, bool from_cancel)
+{
+	struct wq_barrier barr;
+	bool bh_atomic;
+
+	if (!from_cancel)
+		might_sleep();
+	if (WARN_ON(!wq_online || !work->func))
+		return false;
+
+	/* the flusher's locks against whatever the item's function takes */
+	lock_map_acquire(&work->lockdep_map);
+	lock_map_release(&work->lockdep_map);
+
+	if (!insert_flush_barrier(&barr, work, from_cancel))
+		return false;
+	bh_atomic = from_cancel && (work_data(work) & WORK_OFFQ_BH) &&
+		    (!in_task() || irqs_disabled() || preempt_count());
+	wait_for_barrier(&barr, bh_atomic);
+	destroy_work_on_stack(&barr.work);
+	return true;
+}
+
+/**
+ * flush_delayed_work - run a delayed item now and wait for it
+ * @dwork: the item
+ *
+ * A pending timer is cancelled and the item queued at once.
+ *
+ * Context: process context, may sleep.
+ * Return: %true if it waited, %false if @dwork was idle.
+ */
+bool flush_delayed_work(struct delayed_work *dwork)
+{
+	/* stopping the timer leaves PENDING to us: queue it at once */
+	scoped_guard(irq) {
+		if (timer_delete_sync(&dwork->timer))
+			__queue_work(dwork->cpu, dwork->wq, &dwork->work);
+	}
+	return flush_work(&dwork->work);
+}
+EXPORT_SYMBOL(flush_delayed_work);
+
+/**
+ * flush_work - wait for the last queueing of an item to finish
+ * @work: the item
+ *
+ * Waits until @work, if pending or running when called, has run; not for
+ * queueings after the call.
+ *
+ * Context: process context, may sleep.
+ * Return: %true if it waited, %false if @work was idle.
+ */
+bool flush_work(struct work_struct *work)
+{
+	return __flush_work(work, false);
+}
+EXPORT_SYMBOL_GPL(flush_work);
+
+/**
+ * flush_rcu_work - wait for an RCU item: its grace period, then itself
+ * @rwork: the item
+ *
+ * Context: process context, may sleep.
+ * Return: %true if it waited, %false if @rwork was idle.
+ */
+bool flush_rcu_work(struct rcu_work *rwork)
+{
+	bool in_grace_period = work_pending(&rwork->work);
+
+	/* still waiting for the grace period: wait for it to be queued */
+	if (in_grace_period)
+		rcu_barrier();
+	return flush_work(&rwork->work) || in_grace_period;
+}
+EXPORT_SYMBOL(flush_rcu_work);
+
+/**
+ * __flush_workqueue - wait for every item queued on a workqueue so far
+ * @wq: the workqueue
+ *
+ * Items queued from now on get the other flush color; the call returns
+ * once every pwq has run out of items of the current one.  One flush
+ * cycle runs at a time per workqueue.
+ *
+ * Context: process context, may sleep.
+ */
+void __flush_workqueue(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq;
+	int color;
+
+	if (WARN_ON(!wq_online))
+		return;
+	lock_map_acquire(wq->lockdep_map);
+	lock_map_release(wq->lockdep_map);
+	check_flush_dependency(wq, NULL);
+
+	mutex_lock(&wq->flush_mutex);
+	mutex_lock(&wq->mutex);
+	color = wq->work_color;
+	wq->work_color = !color;
+	reinit_completion(&wq->flush_done);
+	atomic_set(&wq->nr_pwqs_to_flush, 1);
+	for_each_pwq(pwq, wq) {
+		raw_spin_lock_irq(&pwq->pool->lock);
+		if (pwq->nr_in_flight[color]) {
+			pwq->flush_color = color;
+			atomic_inc(&wq->nr_pwqs_to_flush);
+		}
+		pwq->work_color = wq->work_color;
+		raw_spin_unlock_irq(&pwq->pool->lock);
+	}
+	mutex_unlock(&wq->mutex);
+
+	if (!atomic_dec_and_test(&wq->nr_pwqs_to_flush))
+		wait_for_completion(&wq->flush_done);
+	mutex_unlock(&wq->flush_mutex);
+}
+EXPORT_SYMBOL(__flush_workqueue);
+
+/**
+ * __warn_flushing_systemwide_wq - target of the flush_workqueue() warning
+ *
+ * Flushing a system-wide workqueue is flagged at compile time; this only
+ * gives the compile-time warning a function to hang on.
+ *
+ * Context: any.
+ */
+void __warn_flushing_systemwide_wq(void)
+{
+}
+EXPORT_SYMBOL(__warn_flushing_systemwide_wq);
+
+static bool pwq_drained(struct pool_workqueue *pwq)
+{
+	bool drained;
+
+	raw_spin_lock_irq(&pwq->pool->lock);
+	drained = !pwq->nr_active && list_empty(&pwq->inactive_works);
+	raw_spin_unlock_irq(&pwq->pool->lock);
+	return drained;
+}
+
+/**
+ * drain_workqueue - flush a workqueue until it is empty
+ * @wq: the workqueue
+ *
+ * While draining, only the workqueue's own items may queue more (chains);
+ * anything else queueing on it is refused with a warning.
+ *
+ * Context: process context, may sleep.
+ */
+void drain_workqueue(struct workqueue_struct *wq)
+{
+	unsigned int flushes = 0;
+	struct pool_workqueue *pwq;
+	bool drained;
+
+	mutex_lock(&wq->mutex);
+	if (!wq->nr_drainers++)
+		wq->flags |= __WQ_DRAINING;
+	mutex_unlock(&wq->mutex);
+	do {
+		__flush_workqueue(wq);
+		drained = true;
+		mutex_lock(&wq->mutex);
+		for_each_pwq(pwq, wq)
+			drained &= pwq_drained(pwq);
+		if (drained && !--wq->nr_drainers)
+			wq->flags &= ~__WQ_DRAINING;
+		mutex_unlock(&wq->mutex);
+		if (!drained && ++flushes % 100 == 0)
+			pr_warn("workqueue %s: %s() isn't complete after %u tries\n",
+				wq->name, __func__, flushes);
+	} while (!drained);
+}
+EXPORT_SYMBOL_GPL(drain_workqueue);
+
+/* ------------------------------------------------------------------ */
+/* 11. cancelling, disabling, enabling                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Take an inactive item off its list without stranding the barriers
+ * linked behind it: those go to the worklist and run at once.
+ */
+static void unlink_queued_work_locked(struct worker_pool *pool,
+				      struct work_struct *work, unsigned long data)
+{
+	struct work_struct *next = list_next_entry(work, entry);
+
+	wq_assert_P(pool);
+	list_del_init(&work->entry);
+	if ((data & WORK_STRUCT_INACTIVE) && (data & WORK_STRUCT_LINKED)) {
+		move_linked_works(next, &pool->worklist, NULL);
+		kick_pool_locked(pool);
+	}
+}
+
+/**
+ * try_to_grab_pending - take an item's PENDING bit away from its queue
+ * @work: the item
+ * @is_dwork: @work is the work of a delayed_work
+ * @irq_flags: where to save the interrupt state
+ *
+ * Return: 1 if @work was pending and is now off its timer and queue, 0 if
+ * it was idle; either way PENDING is now the caller's and interrupts stay
+ * disabled until it restores @irq_flags.  -EAGAIN if someone is busy
+ * queueing it (interrupts restored): try again.
+ */
+static int try_to_grab_pending(struct work_struct *work, bool is_dwork,
+			       unsigned long *irq_flags)
+{
+	struct pool_workqueue *pwq;
+	struct worker_pool *pool;
+
+	local_irq_save(*irq_flags);
+	/* stopping a pending timer leaves PENDING to us */
+	if (is_dwork && likely(timer_delete(&to_delayed_work(work)->timer)))
+		return 1;
+	if (!test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work)))
+		return 0;
+
+	rcu_read_lock();
+	pool = get_work_pool(work);
+	if (pool) {
+		raw_spin_lock(&pool->lock);
+		pwq = get_work_pwq(work);
+		if (pwq && pwq->pool == pool) {
+			unsigned long data = work_data(work);
+
+			debug_work_deactivate(work);
+			unlink_queued_work_locked(pool, work, data);
+			/* off queue before the counts: they may drop the lock */
+			set_work_off_queue(work, pool->id, pool_offq_bits(pool), true);
+			pwq_dec_nr_in_flight_locked(pwq, data);
+			raw_spin_unlock(&pool->lock);
+			rcu_read_unlock();
+			return 1;
+		}
+		raw_spin_unlock(&pool->lock);
+	}
+	rcu_read_unlock();
+	local_irq_restore(*irq_flags);
+	cpu_relax();
+	return -EAGAIN;
+}
+
+static int grab_pending(struct work_struct *work, bool is_dwork,
+			unsigned long *irq_flags)
+{
+	int ret;
+
+	do {
+		ret = try_to_grab_pending(work, is_dwork, irq_flags);
+	} while (ret == -EAGAIN);
+	return ret;
+}
+
+/*
+ * Release PENDING of an item we grabbed, with @delta added to its disable
+ * depth, and restore interrupts.  Returns the new depth.
+ */
+static unsigned int release_grabbed_work(struct work_struct *work, int delta,
+					 unsigned long irq_flags)
+{
+	const unsigned int max_depth = WORK_OFFQ_DISABLE_MASK >> WORK_OFFQ_DISABLE_SHIFT;
+	unsigned long data = work_data(work);
+	unsigned int depth = data_disable_depth(data);
+
+	if (delta > 0 && !WARN_ONCE(depth == max_depth, "workqueue: %ps disabled too deeply\n",
+				    work->func))
+		depth++;
+	else if (delta < 0 && !WARN_ONCE(!depth, "workqueue: %ps enabled more than disabled\n",
+					 work->func))
+		depth--;
+	set_work_off_queue(work, work_last_pool_id(work),
+			   (data & WORK_OFFQ_FLAG_MASK) |
+			   ((unsigned long)depth << WORK_OFFQ_DISABLE_SHIFT), false);
+	local_irq_restore(irq_flags);
+	return depth;
+}
+
+static bool __cancel_work(struct work_struct *work, bool is_dwork, bool disable)
+{
+	unsigned long irq_flags;
+	int ret = grab_pending(work, is_dwork, &irq_flags);
+
+	release_grabbed_work(work, disable, irq_flags);
+	return ret;
+}
+
+static bool __cancel_work_sync(struct work_struct *work, bool is_dwork,
+			       bool disable)
+{
+	bool ret;
+
+	/* disabled while we wait, so that nobody queues it again */
+	ret = __cancel_work(work, is_dwork, true);
+	if (work_data(work) & WORK_OFFQ_BH)
+		WARN_ON_ONCE(in_hardirq());
+	else
+		might_sleep();
+	if (wq_online)
+		__flush_work(work, true);
+	if (!disable)
+		enable_work(work);
+	return ret;
+}
+
+/**
+ * cancel_work - take an item off its queue if it is pending
+ * @work: the item
+ *
+ * Does not wait for a running instance.
+ *
+ * Context: any.
+ * Return: %true if @work was pending.
+ */
+bool cancel_work(struct work_struct *work)
+{
+	return __cancel_work(work, false, false);
+}
+EXPORT_SYMBOL(cancel_work);
+
+/**
+ * cancel_work_sync - cancel an item and wait for it to finish
+ * @work: the item
+ *
+ * On return @work is neither pending nor running, even if it requeues
+ * itself.
+ *
+ * Context: process context, may sleep; any context if @work was last
+ * queued on a BH workqueue.
+ * Return: %true if @work was pending.
+ */
+bool cancel_work_sync(struct work_struct *work)
+{
+	return __cancel_work_sync(work, false, false);
+}
+EXPORT_SYMBOL_GPL(cancel_work_sync);
+
+/**
+ * cancel_delayed_work - cancel a delayed item's timer or queueing
+ * @dwork: the item
+ *
+ * Context: any.
+ * Return: %true if @dwork was pending.
+ */
+bool cancel_delayed_work(struct delayed_work *dwork)
+{
+	return __cancel_work(&dwork->work, true, false);
+}
+EXPORT_SYMBOL(cancel_delayed_work);
+
+/**
+ * cancel_delayed_work_sync - cancel a delayed item and wait for it
+ * @dwork: the item
+ *
+ * Context: process context, may sleep.
+ * Return: %true if @dwork was pending.
+ */
+bool cancel_delayed_work_sync(struct delayed_work *dwork)
+{
+	return __cancel_work_sync(&dwork->work, true, false);
+}
+EXPORT_SYMBOL(cancel_delayed_work_sync);
+
+/**
+ * disable_work - cancel an item and keep it from being queued
+ * @work: the item
+ *
+ * Disabling nests: the item can be queued again after as many
+ * enable_work() calls.
+ *
+ * Context: any.
+ * Return: %true if @work was pending.
+ */
+bool disable_work(struct work_struct *work)
+{
+	return __cancel_work(work, false, true);
+}
+EXPORT_SYMBOL_GPL(disable_work);
+
+/**
+ * disable_work_sync - disable_work(), then wait for a running instance
+ * @work: the item
+ *
+ * Context: process context, may sleep; any context if @work was last
+ * queued on a BH workqueue.
+ * Return: %true if @work was pending.
+ */
+bool disable_work_sync(struct work_struct *work)
+{
+	return __cancel_work_sync(work, false, true);
+}
+EXPORT_SYMBOL_GPL(disable_work_sync);
+
+/**
+ * enable_work - undo one disable_work()
+ * @work: the item
+ *
+ * Context: any.
+ * Return: %true if @work can be queued again (its depth reached zero).
+ */
+bool enable_work(struct work_struct *work)
+{
+	unsigned long irq_flags;
+
+	grab_pending(work, false, &irq_flags);
+	return !release_grabbed_work(work, -1, irq_flags);
+}
+EXPORT_SYMBOL_GPL(enable_work);
+
+/**
+ * disable_delayed_work - disable_work() for a delayed item
+ * @dwork: the item
+ *
+ * Context: any.
+ * Return: %true if @dwork was pending.
+ */
+bool disable_delayed_work(struct delayed_work *dwork)
+{
+	return __cancel_work(&dwork->work, true, true);
+}
+EXPORT_SYMBOL_GPL(disable_delayed_work);
+
+/**
+ * disable_delayed_work_sync - disable_work_sync() for a delayed item
+ * @dwork: the item
+ *
+ * Context: process context, may sleep.
+ * Return: %true if @dwork was pending.
+ */
+bool disable_delayed_work_sync(struct delayed_work *dwork)
+{
+	return __cancel_work_sync(&dwork->work, true, true);
+}
+EXPORT_SYMBOL_GPL(disable_delayed_work_sync);
+
+/**
+ * enable_delayed_work - enable_work() for a delayed item
+ * @dwork: the item
+ *
+ * Context: any.
+ * Return: %true if @dwork can be queued again.
+ */
+bool enable_delayed_work(struct delayed_work *dwork)
+{
+	return enable_work(&dwork->work);
+}
+EXPORT_SYMBOL_GPL(enable_delayed_work);
+
+/**
+ * mod_delayed_work_on - (re)queue a delayed item with a new delay
+ * @cpu: the CPU, or WORK_CPU_UNBOUND
+ * @wq: the workqueue
+ * @dwork: the item
+ * @delay: jiffies to wait; 0 queues at once
+ *
+ * Queues an idle item, or moves a pending one to the new delay.
+ *
+ * Context: any.
+ * Return: %false if @dwork was idle and is queued now (or is disabled),
+ * %true if it was pending and got the new delay.
+ */
+bool mod_delayed_work_on(int cpu, struct workqueue_struct *wq,
+			 struct delayed_work *dwork, unsigned long delay)
+{
+	unsigned long irq_flags;
+	int ret = grab_pending(&dwork->work, true, &irq_flags);
+
+	if (!clear_pending_if_disabled(&dwork->work))
+		__queue_delayed_work(cpu, wq, dwork, delay);
+	local_irq_restore(irq_flags);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(mod_delayed_work_on);
+
+/* ------------------------------------------------------------------ */
+/* 12. creating and destroying workqueues, limits, introspection       */
+/* ------------------------------------------------------------------ */
+
+static int wq_clamp_max_active(int max_active, unsigned int flags,
+			       const char *name)
+{
+	int clamped = clamp_val(max_active, 1, WQ_MAX_ACTIVE);
+
+	if (clamped != max_active)
+		pr_warn("workqueue %s: max_active %d is outside 1..%d, using %d\n",
+			name, max_active, WQ_MAX_ACTIVE, clamped);
+	return clamped;
+}
+
+/**
+ * wq_refresh_limits - apply limits and freezing to a workqueue's pwqs
+ * @wq: the workqueue
+ *
+ * Context: wq->mutex (W).
+ */
+void wq_refresh_limits(struct workqueue_struct *wq)
+{
+	bool frozen = workqueue_freezing && (wq->flags & WQ_FREEZABLE);
+	struct pool_workqueue *pwq;
+
+	wq_assert_W(wq);
+	WRITE_ONCE(wq->max_active, frozen ? 0 : wq->saved_max_active);
+	WRITE_ONCE(wq->min_active, frozen ? 0 : wq->saved_min_active);
+	if (wq->flags & WQ_UNBOUND)
+		wq_update_node_max_active(wq, -1);
+	for_each_pwq(pwq, wq) {
+		unsigned long irq_flags;
+
+		raw_spin_lock_irqsave(&pwq->pool->lock, irq_flags);
+		pwq_set_max_active_locked(pwq);
+		raw_spin_unlock_irqrestore(&pwq->pool->lock, irq_flags);
+	}
+}
+
+#ifdef CONFIG_LOCKDEP
+static void wq_init_lockdep(struct workqueue_struct *wq)
+{
+	char *name;
+
+	lockdep_register_key(&wq->key);
+	name = kasprintf(GFP_KERNEL, "(wq_completion)%s", wq->name);
+	wq->lockdep_name = name ?: wq->name;
+	lockdep_init_map(&wq->__lockdep_map, wq->lockdep_name, &wq->key, 0);
+	wq->lockdep_map = &wq->__lockdep_map;
+}
+
+static void wq_unregister_lockdep(struct workqueue_struct *wq)
+{
+	if (wq->lockdep_map == &wq->__lockdep_map)
+		lockdep_unregister_key(&wq->key);
+}
+#else
+static void wq_init_lockdep(struct workqueue_struct *wq) { }
+static void wq_unregister_lockdep(struct workqueue_struct *wq) { }
+#endif
+
+/* Per-CPU (and BH) workqueues: one pwq per CPU on its standard pool. */
+static int alloc_percpu_pwqs(struct workqueue_struct *wq)
+{
+	bool highpri = wq->flags & WQ_HIGHPRI;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct worker_pool *pool = (wq->flags & WQ_BH) ?
+			&per_cpu(bh_worker_pools, cpu)[highpri] :
+			&per_cpu(cpu_worker_pools, cpu)[highpri];
+		struct pool_workqueue *pwq = alloc_pwq(wq, pool);
+
+		if (!pwq)
+			return -ENOMEM;
+		pwq->refcnt = 1;	/* the table entry's */
+		rcu_assign_pointer(*per_cpu_ptr(wq->cpu_pwq, cpu), pwq);
+		mutex_lock(&wq->mutex);
+		link_pwq(pwq);
+		mutex_unlock(&wq->mutex);
+	}
+	return 0;
+}
+
+/* Free pwqs that never carried an item (allocation failed half way). */
+static void free_unused_pwqs(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq, *tmp;
+
+	list_for_each_entry_safe(pwq, tmp, &wq->pwqs, pwqs_node) {
+		list_del(&pwq->pwqs_node);
+		if (pwq->pool->cpu < 0) {
+			mutex_lock(&wq_pool_mutex);
+			put_unbound_pool(pwq->pool);
+			mutex_unlock(&wq_pool_mutex);
+		}
+		pwq->refcnt = 0;
+		discard_pwq(pwq);
+	}
+}
+
+static int init_rescuer(struct workqueue_struct *wq)
+{
+	struct worker *rescuer;
+	char name[WORKER_ID_LEN];
+
+	wq_assert_L();
+	if (!(wq->flags & WQ_MEM_RECLAIM) || wq->rescuer)
+		return 0;
+	rescuer = alloc_worker(NUMA_NO_NODE);
+	if (!rescuer)
+		return -ENOMEM;
+	rescuer->flags = WORKER_RESCUER;
+	rescuer->rescue_wq = wq;
+	format_worker_id(name, sizeof(name), rescuer, NULL);
+	rescuer->task = kthread_create(rescuer_thread, rescuer, "%s", name);
+	if (!IS_ERR(rescuer->task)) {
+		wq->rescuer = rescuer;
+		kthread_bind_mask(rescuer->task, (wq->flags & WQ_UNBOUND) ?
+				  wq_unbound_cpumask : cpu_possible_mask);
+		wake_up_process(rescuer->task);
+		return 0;
+	}
+	pr_err("workqueue: cannot create the rescuer of %s: %pe\n",
+	       wq->name, rescuer->task);
+	kfree(rescuer);
+	return -ENOMEM;
+}
+
+static int alloc_and_link_pwqs(struct workqueue_struct *wq)
+{
+	int ret;
+
+	wq->cpu_pwq = alloc_percpu(struct pool_workqueue *);
+	if (!wq->cpu_pwq)
+		return -ENOMEM;
+	if (!(wq->flags & WQ_UNBOUND))
+		ret = alloc_percpu_pwqs(wq);
+	else
+		ret = alloc_unbound_pwqs(wq);
+	if (ret)
+		free_unused_pwqs(wq);
+	return ret;
+}
+
+static void wq_init_fields(struct workqueue_struct *wq)
+{
+	struct list_head *lists[] = { &wq->pwqs, &wq->list, &wq->maydays };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		INIT_LIST_HEAD(lists[i]);
+	mutex_init(&wq->mutex);
+	mutex_init(&wq->flush_mutex);
+	init_completion(&wq->flush_done);
+}
+
+/* Check flags and turn them into what the workqueue really is. */
+static int wq_sanitize_flags(unsigned int *flags, int *max_active)
+{
+	if (*flags & WQ_BH) {
+		if (WARN_ON_ONCE(*flags & ~__WQ_BH_ALLOWS))
+			return -EINVAL;
+		if (WARN_ON_ONCE(*max_active))
+			return -EINVAL;
+	}
+	if (WARN_ON_ONCE((*flags & WQ_UNBOUND) && (*flags & WQ_PERCPU)))
+		return -EINVAL;
+	/* power-efficient workqueues are unbound when power saving is on */
+	if ((*flags & WQ_POWER_EFFICIENT) && wq_power_efficient)
+		*flags |= WQ_UNBOUND;
+	return 0;
+}
+
+static __printf(1, 0)
+struct workqueue_struct *__alloc_workqueue(const char *fmt,
+						  unsigned int flags,
+						  int max_active, va_list args)
+{
+	struct workqueue_struct *wq;
+	size_t size = sizeof(*wq);
+
+	if (wq_sanitize_flags(&flags, &max_active))
+		return NULL;
+	if (flags & WQ_UNBOUND)
+		size += (nr_node_ids + 1) * sizeof(wq->node_nr_active[0]);
+	wq = kzalloc(size, GFP_KERNEL);
+	if (!wq)
+		return NULL;
+	if (vsnprintf(wq->name, sizeof(wq->name), fmt, args) >= WQ_NAME_LEN)
+		pr_warn_once("workqueue: name exceeds WQ_NAME_LEN, truncated to %s\n",
+			     wq->name);
+	if (flags & WQ_BH)
+		max_active = WQ_DFL_ACTIVE;
+	max_active = wq_clamp_max_active(max_active ?: WQ_DFL_ACTIVE, flags, wq->name);
+	wq->flags = flags;
+	wq->max_active = wq->saved_max_active = max_active;
+	wq->min_active = wq->saved_min_active = min(max_active, WQ_DFL_MIN_ACTIVE);
+	wq_init_fields(wq);
+
+	if (flags & WQ_UNBOUND) {
+		wq->unbound_attrs = alloc_workqueue_attrs();
+		if (!wq->unbound_attrs || wq_alloc_node_nr_active(wq))
+			goto err_free;
+	}
+	if (alloc_and_link_pwqs(wq))
+		goto err_free;
+
+	mutex_lock(&wq_pool_mutex);
+	if (wq_online && init_rescuer(wq)) {
+		mutex_unlock(&wq_pool_mutex);
+		goto err_pwqs;
+	}
+	mutex_lock(&wq->mutex);
+	wq_refresh_limits(wq);
+	mutex_unlock(&wq->mutex);
+	list_add_tail_rcu(&wq->list, &workqueues);
+	mutex_unlock(&wq_pool_mutex);
+
+	if ((flags & WQ_SYSFS) && workqueue_sysfs_register(wq)) {
+		destroy_workqueue(wq);
+		return NULL;
+	}
+	return wq;
+
+err_pwqs:
+	free_unused_pwqs(wq);
+err_free:
+	if (flags & WQ_UNBOUND)
+		wq_free_node_nr_active(wq);
+	free_percpu(wq->cpu_pwq);
+	free_workqueue_attrs(wq->unbound_attrs);
+	kfree(wq);
+	return NULL;
+}
+
+/*
+ * Create a workqueue whose lockdep map is @map, or a map of its own when
+ * @map is %NULL.
+ */
+static __printf(1, 0)
+struct workqueue_struct *alloc_wq_va(const char *fmt, unsigned int flags,
+				     int max_active, struct lockdep_map *map,
+				     va_list args)
+{
+	struct workqueue_struct *wq = __alloc_workqueue(fmt, flags, max_active, args);
+
+	if (wq && map) {
+#ifdef CONFIG_LOCKDEP
+		wq->lockdep_map = map;
+#endif
+	} else if (wq) {
+		wq_init_lockdep(wq);
+	}
+	return wq;
+}
+
+/**
+ * alloc_workqueue - create a workqueue
+ * @fmt: printf format of its name
+ * @flags: WQ_* flags
+ * @max_active: items that may be active at once (per CPU for per-CPU
+ *	workqueues); 0 for the default
+ * @...: format arguments
+ *
+ * Context: process context, may sleep.
+ * Return: the workqueue, or %NULL on failure or invalid flags.
+ */
+__printf(1, 4)
+struct workqueue_struct *alloc_workqueue(const char *fmt, unsigned int flags,
+					 int max_active, ...)
+{
+	struct workqueue_struct *wq;
+	va_list args;
+
+	va_start(args, max_active);
+	wq = alloc_wq_va(fmt, flags, max_active, NULL, args);
+	va_end(args);
+	return wq;
+}
+EXPORT_SYMBOL_GPL(alloc_workqueue);
+
+#ifdef CONFIG_LOCKDEP
+/**
+ * alloc_workqueue_lockdep_map - alloc_workqueue() with a caller's lockdep map
+ * @fmt: printf format of the name
+ * @flags: WQ_* flags
+ * @max_active: see alloc_workqueue()
+ * @lockdep_map: map to use for flush annotations; must outlive the wq
+ * @...: format arguments
+ *
+ * Context: process context, may sleep.
+ * Return: the workqueue, or %NULL.
+ */
+__printf(1, 5)
+struct workqueue_struct *alloc_workqueue_lockdep_map(const char *fmt,
+						     unsigned int flags,
+						     int max_active,
+						     struct lockdep_map *lockdep_map, ...)
+{
+	struct workqueue_struct *wq;
+	va_list args;
+
+	va_start(args, lockdep_map);
+	wq = alloc_wq_va(fmt, flags, max_active, lockdep_map, args);
+	va_end(args);
+	return wq;
+}
+EXPORT_SYMBOL_GPL(alloc_workqueue_lockdep_map);
+#endif
+
+static bool pwq_busy_locked(struct pool_workqueue *pwq)
+{
+	wq_assert_P(pwq->pool);
+	return pwq->nr_active || !list_empty(&pwq->inactive_works) ||
+	       memchr_inv(pwq->nr_in_flight, 0, sizeof(pwq->nr_in_flight));
+}
+
+/* Whether anything is still in flight; a workqueue found busy is kept. */
+static bool wq_busy_for_destroy(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq;
+	bool busy = false;
+
+	wq_assert_W(wq);
+	for_each_pwq(pwq, wq) {
+		raw_spin_lock_irq(&pwq->pool->lock);
+		busy |= pwq_busy_locked(pwq);
+		raw_spin_unlock_irq(&pwq->pool->lock);
+	}
+	return busy;
+}
+
+static void stop_rescuer(struct workqueue_struct *wq)
+{
+	struct worker *rescuer = wq->rescuer;
+
+	if (!rescuer)
+		return;
+	/* the rescuer serves what is left, then exits */
+	kthread_stop(rescuer->task);
+	raw_spin_lock_irq(&wq_mayday_lock);
+	wq->rescuer = NULL;
+	raw_spin_unlock_irq(&wq_mayday_lock);
+	kfree(rescuer);
+}
+
+/*
+ * Drop the references of the pwq table's entries; the release of the last
+ * pwq frees @wq.  Old pwqs of attribute changes are released first.
+ */
+static void put_wq_pwqs(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq;
+	int cpu;
+
+	kthread_flush_worker(pwq_release_worker);
+	mutex_lock(&wq->mutex);
+	for_each_possible_cpu(cpu) {
+		pwq = rcu_dereference_protected(*per_cpu_ptr(wq->cpu_pwq, cpu), true);
+		RCU_INIT_POINTER(*per_cpu_ptr(wq->cpu_pwq, cpu), NULL);
+		put_pwq_unlocked(pwq);
+	}
+	pwq = rcu_dereference_protected(wq->dfl_pwq, true);
+	RCU_INIT_POINTER(wq->dfl_pwq, NULL);
+	put_pwq_unlocked(pwq);
+	mutex_unlock(&wq->mutex);
+}
+
+/**
+ * destroy_workqueue - drain a workqueue and free it
+ * @wq: the workqueue
+ *
+ * A workqueue still busy after draining (items queued from outside while
+ * it was destroyed) is left in place with a warning rather than freed
+ * under them.
+ *
+ * Context: process context, may sleep.
+ */
+void destroy_workqueue(struct workqueue_struct *wq)
+{
+	wq_sysfs_unregister(wq);
+	mutex_lock(&wq->mutex);
+	wq->flags |= __WQ_DESTROYING;
+	mutex_unlock(&wq->mutex);
+
+	drain_workqueue(wq);
+	stop_rescuer(wq);
+
+	mutex_lock(&wq_pool_mutex);
+	mutex_lock(&wq->mutex);
+	if (WARN(wq_busy_for_destroy(wq), "workqueue: %s: destroying a busy workqueue, keeping it\n",
+		 wq->name)) {
+		mutex_unlock(&wq->mutex);
+		mutex_unlock(&wq_pool_mutex);
+		show_one_workqueue(wq);
+		return;
+	}
+	list_del_rcu(&wq->list);
+	mutex_unlock(&wq->mutex);
+	mutex_unlock(&wq_pool_mutex);
+
+	wq_unregister_lockdep(wq);
+	put_wq_pwqs(wq);
+}
+EXPORT_SYMBOL_GPL(destroy_workqueue);
+
+/**
+ * workqueue_set_max_active - change a workqueue's max_active
+ * @wq: the workqueue, not ordered
+ * @max_active: the new limit, clamped to [1, WQ_MAX_ACTIVE]
+ *
+ * Context: process context, may sleep.
+ */
+void workqueue_set_max_active(struct workqueue_struct *wq, int max_active)
+{
+	int max;
+
+	/* an ordered workqueue runs one item at a time by definition */
+	if (WARN_ON(wq_is_ordered(wq)))
+		return;
+	max = wq_clamp_max_active(max_active, wq->flags, wq->name);
+	guard(mutex)(&wq->mutex);
+	/* an unbound workqueue's minimum never exceeds its maximum */
+	wq->saved_min_active = (wq->flags & WQ_UNBOUND) ?
+		min(wq->saved_min_active, max) : wq->saved_min_active;
+	wq->saved_max_active = max;
+	wq_refresh_limits(wq);
+}
+EXPORT_SYMBOL_GPL(workqueue_set_max_active);
+
+/**
+ * workqueue_set_min_active - change an unbound workqueue's min_active
+ * @wq: an unbound, not ordered workqueue
+ * @min_active: active items each NUMA node may have whatever its share of
+ *	max_active, clamped to [0, max_active]
+ *
+ * Context: process context, may sleep.
+ */
+void workqueue_set_min_active(struct workqueue_struct *wq, int min_active)
+{
+	if (WARN_ON((wq->flags & (WQ_BH | WQ_UNBOUND | __WQ_ORDERED)) != WQ_UNBOUND))
+		return;
+	guard(mutex)(&wq->mutex);
+	wq->saved_min_active = clamp(min_active, 0, wq->saved_max_active);
+	wq_refresh_limits(wq);
+}
+
+/**
+ * current_work - the item %current is running
+ *
+ * Context: any.
+ * Return: the item, or %NULL if %current is not a worker running one.
+ */
+struct work_struct *current_work(void)
+{
+	struct worker *worker = current_wq_worker();
+
+	if (!worker)
+		return NULL;
+	return worker->current_work;
+}
+EXPORT_SYMBOL(current_work);
+
+/**
+ * workqueue_congested - whether items wait for a workqueue's limit
+ * @cpu: the CPU whose pwq to look at, or WORK_CPU_UNBOUND for this one
+ * @wq: the workqueue
+ *
+ * A hint only: the answer may be stale when it returns.
+ *
+ * Context: any.
+ * Return: %true if items of @wq on @cpu's pwq wait for max_active.
+ */
+bool workqueue_congested(int cpu, struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq;
+	int local = get_cpu();
+
+	guard(rcu)();
+	pwq = rcu_dereference(*per_cpu_ptr(wq->cpu_pwq,
+					   cpu == WORK_CPU_UNBOUND ? local : cpu));
+	put_cpu();
+	return !list_empty(&pwq->inactive_works);
+}
+EXPORT_SYMBOL_GPL(workqueue_congested);
+
+/**
+ * work_busy - what an item is doing
+ * @work: the item
+ *
+ * A hint only: the answer may be stale when it returns.
+ *
+ * Context: any.
+ * Return: WORK_BUSY_PENDING and/or WORK_BUSY_RUNNING, or 0.
+ */
+unsigned int work_busy(struct work_struct *work)
+{
+	unsigned int busy = work_pending(work) ? WORK_BUSY_PENDING : 0;
+	struct worker_pool *pool;
+
+	guard(rcu)();
+	pool = get_work_pool(work);
+	if (pool) {
+		guard(raw_spinlock_irqsave)(&pool->lock);
+		busy |= find_worker_executing_work(pool, work) ? WORK_BUSY_RUNNING : 0;
+	}
+	return busy;
+}
+EXPORT_SYMBOL_GPL(work_busy);
+
+/**
+ * set_worker_desc - describe what the current worker does
+ * @fmt: printf format
+ * @...: arguments
+ *
+ * Shown with the worker's name in ps and in dumps of its stack, for the
+ * rest of the item and after it until the worker runs another.
+ *
+ * Context: process context, in a work item.
+ */
+void set_worker_desc(const char *fmt, ...)
+{
+	struct worker *worker = current_wq_worker();
+	va_list args;
+
+	if (!worker)
+		return;
+	va_start(args, fmt);
+	vsnprintf(worker->desc, sizeof(worker->desc), fmt, args);
+	va_end(args);
+}
+EXPORT_SYMBOL_GPL(set_worker_desc);
+
+/* ------------------------------------------------------------------ */
+/* 13. helpers built on the API                                        */
+/* ------------------------------------------------------------------ */
+
+/**
+ * execute_in_process_context - run a function in process context
+ * @fn: the function
+ * @ew: the item to use if it has to be deferred
+ *
+ * Runs @fn at once from process context, else queues it on system_wq.
+ *
+ * Context: any.
+ * Return: 0 if @fn ran, 1 if it was queued.
+ */
+int execute_in_process_context(work_func_t fn, struct execute_work *ew)
+{
+	if (in_interrupt()) {
+		INIT_WORK(&ew->work, fn);
+		schedule_work(&ew->work);
+		return 1;
+	}
+	fn(&ew->work);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(execute_in_process_context);
+
+/**
+ * schedule_on_each_cpu - run a function on every online CPU and wait
+ * @func: the function, given a work item it must not requeue
+ *
+ * Context: process context, may sleep; takes the CPU hotplug lock.
+ * Return: 0, or -ENOMEM.
+ */
+int schedule_on_each_cpu(work_func_t func)
+{
+	struct work_struct __percpu *works = alloc_percpu(struct work_struct);
+	int cpu;
+
+	if (!works)
+		return -ENOMEM;
+	cpus_read_lock();
+	/* queue on every CPU first, then wait for each */
+	for_each_online_cpu(cpu)
+		INIT_WORK(per_cpu_ptr(works, cpu), func);
+	for_each_online_cpu(cpu)
+		queue_work_on(cpu, system_percpu_wq, per_cpu_ptr(works, cpu));
+	for_each_online_cpu(cpu)
+		flush_work(per_cpu_ptr(works, cpu));
+	cpus_read_unlock();
+	free_percpu(works);
+	return 0;
+}
+
+struct work_for_cpu {
+	struct work_struct work;
+	long (*fn)(void *arg);
+	void *arg;
+	long ret;
+};
+
+static void work_for_cpu_fn(struct work_struct *work)
+{
+	struct work_for_cpu *wfc = container_of(work, struct work_for_cpu, work);
+
+	wfc->ret = wfc->fn(wfc->arg);
+}
+
+/**
+ * work_on_cpu_key - run a function on a CPU in process context and wait
+ * @cpu: the CPU, kept online by the caller
+ * @fn: the function
+ * @arg: its argument
+ * @key: lockdep class of the on-stack item
+ *
+ * Context: process context, may sleep.
+ * Return: what @fn returned.
+ */
+long work_on_cpu_key(int cpu, long (*fn)(void *), void *arg,
+		     struct lock_class_key *key)
+{
+	struct work_for_cpu wfc = { .fn = fn, .arg = arg, .ret = 0 };
+
+	INIT_WORK_ONSTACK_KEY(&wfc.work, work_for_cpu_fn, key);
+	if (queue_work_on(cpu, system_percpu_wq, &wfc.work))
+		flush_work(&wfc.work);
+	destroy_work_on_stack(&wfc.work);
+	return wfc.ret;
+}
+EXPORT_SYMBOL_GPL(work_on_cpu_key);
+
+/**
+ * work_on_cpu_safe_key - work_on_cpu_key() holding the CPU hotplug lock
+ * @cpu: the CPU
+ * @fn: the function
+ * @arg: its argument
+ * @key: lockdep class of the on-stack item
+ *
+ * Context: process context, may sleep.
+ * Return: what @fn returned, or -ENODEV if @cpu is offline.
+ */
+long work_on_cpu_safe_key(int cpu, long (*fn)(void *), void *arg,
+			  struct lock_class_key *key)
+{
+	long ret;
+
+	cpus_read_lock();
+	ret = cpu_online(cpu) ? work_on_cpu_key(cpu, fn, arg, key) : -ENODEV;
+	cpus_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(work_on_cpu_safe_key);
+
+/* ------------------------------------------------------------------ */
+/* 14. CPU hotplug and the freezer                                     */
+/* ------------------------------------------------------------------ */
+
+/* Walk the NR_STD_WORKER_POOLS pools of per-CPU array @pools for @cpu. */
+#define for_each_pool_of(pool, pools, cpu)				\
+	for (int __i = 0; __i < NR_STD_WORKER_POOLS &&			\
+	     ((pool) = &per_cpu(pools, cpu)[__i], true); __i++)
+#define for_each_std_pool(pool, cpu) for_each_pool_of(pool, cpu_worker_pools, cpu)
+#define for_each_bh_pool(pool, cpu) for_each_pool_of(pool, bh_worker_pools, cpu)
+
+/*
+ * The pool's CPU is going down: its workers run on, unbound and out of
+ * concurrency management, so that nothing queued there is stuck.
+ */
+static void unbind_workers_locked(struct worker_pool *pool)
+{
+	struct worker *worker;
+
+	wq_assert_A();
+	raw_spin_lock_irq(&pool->lock);
+	list_for_each_entry(worker, &pool->workers, node)
+		worker->flags |= WORKER_UNBOUND;
+	pool->flags |= POOL_DISASSOCIATED;
+	pool->nr_running = 0;
+	kick_pool_locked(pool);
+	raw_spin_unlock_irq(&pool->lock);
+
+	list_for_each_entry(worker, &pool->workers, node)
+		set_cpus_allowed_ptr(worker->task, wq_unbound_cpumask);
+}
+
+/*
+ * The pool's CPU is back: bind the workers to it again.  They count for
+ * concurrency again once they next start processing (WORKER_REBOUND).
+ */
+static void rebind_workers_locked(struct worker_pool *pool)
+{
+	struct worker *worker;
+
+	wq_assert_A();
+	list_for_each_entry(worker, &pool->workers, node)
+		WARN_ON_ONCE(set_cpus_allowed_ptr(worker->task,
+						  pool_allowed_cpus(pool)) < 0);
+	raw_spin_lock_irq(&pool->lock);
+	pool->flags &= ~POOL_DISASSOCIATED;
+	list_for_each_entry(worker, &pool->workers, node) {
+		if (!(worker->flags & WORKER_UNBOUND))
+			continue;
+		worker_set_flags_locked(worker, WORKER_REBOUND);
+		worker->flags &= ~WORKER_UNBOUND;
+	}
+	raw_spin_unlock_irq(&pool->lock);
+}
+
+/* Update every unbound workqueue for @cpu going up or down. */
+static void update_unbound_wqs(int cpu, bool online)
+{
+	struct workqueue_struct *wq;
+	int tcpu;
+
+	wq_assert_L();
+	list_for_each_entry(wq, &workqueues, list) {
+		if (!(wq->flags & WQ_UNBOUND) || wq_is_ordered(wq))
+			continue;
+		for_each_online_cpu(tcpu)
+			wq_update_pod(wq, tcpu, cpu, online);
+		mutex_lock(&wq->mutex);
+		wq_update_node_max_active(wq, online ? -1 : cpu);
+		mutex_unlock(&wq->mutex);
+	}
+}
+
+/**
+ * workqueue_prepare_cpu - CPU hotplug: a CPU is about to come up
+ * @cpu: the CPU
+ *
+ * Context: process context, CPU hotplug lock held.
+ * Return: 0, or -ENOMEM if its pools have no worker and none can be made.
+ */
+int workqueue_prepare_cpu(unsigned int cpu)
+{
+	struct worker_pool *pool;
+
+	for_each_std_pool(pool, cpu) {
+		if (pool->nr_workers)
+			continue;
+		if (create_worker(pool))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * workqueue_offline_cpu - CPU hotplug: a CPU is going down
+ * @cpu: the CPU, the one this runs on
+ *
+ * Context: process context on @cpu, CPU hotplug lock held.
+ * Return: 0, or -EINVAL if called from another CPU.
+ */
+int workqueue_offline_cpu(unsigned int cpu)
+{
+	struct worker_pool *pool;
+
+	/* unbinding the workers of a pool must happen on its CPU */
+	if (cpu != smp_processor_id()) {
+		WARN_ON(1);
+		return -EINVAL;
+	}
+	mutex_lock(&wq_pool_attach_mutex);
+	for_each_std_pool(pool, cpu)
+		unbind_workers_locked(pool);
+	mutex_unlock(&wq_pool_attach_mutex);
+
+	mutex_lock(&wq_pool_mutex);
+	for_each_bh_pool(pool, cpu) {
+		raw_spin_lock_irq(&pool->lock);
+		pool->flags |= POOL_DISASSOCIATED;
+		raw_spin_unlock_irq(&pool->lock);
+	}
+	update_unbound_wqs(cpu, false);
+	mutex_unlock(&wq_pool_mutex);
+	return 0;
+}
+
+/**
+ * workqueue_online_cpu - CPU hotplug: a CPU came up
+ * @cpu: the CPU
+ *
+ * Context: process context, CPU hotplug lock held.
+ * Return: 0.
+ */
+int workqueue_online_cpu(unsigned int cpu)
+{
+	struct worker_pool *pool;
+
+	mutex_lock(&wq_pool_mutex);
+	for_each_bh_pool(pool, cpu) {
+		raw_spin_lock_irq(&pool->lock);
+		pool->flags &= ~POOL_DISASSOCIATED;
+		raw_spin_unlock_irq(&pool->lock);
+	}
+	mutex_lock(&wq_pool_attach_mutex);
+	for_each_std_pool(pool, cpu)
+		rebind_workers_locked(pool);
+	mutex_unlock(&wq_pool_attach_mutex);
+	update_unbound_wqs(cpu, true);
+	mutex_unlock(&wq_pool_mutex);
+	return 0;
+}
+
+/* Re-apply every workqueue's limits after the freezing state changed. */
+static void refresh_all_limits_locked(void)
+{
+	struct workqueue_struct *wq;
+
+	wq_assert_L();
+	list_for_each_entry(wq, &workqueues, list) {
+		guard(mutex)(&wq->mutex);
+		wq_refresh_limits(wq);
+	}
+}
+
+/**
+ * freeze_workqueues_begin - stop activating items of freezable workqueues
+ *
+ * Items already active run to the end; new ones wait until the thaw.
+ *
+ * Context: process context, the freezer.
+ */
+void freeze_workqueues_begin(void)
+{
+	guard(mutex)(&wq_pool_mutex);
+	WARN_ON_ONCE(workqueue_freezing);
+	workqueue_freezing = true;
+	refresh_all_limits_locked();
+}
+
+/* Whether a pwq of @wq has active items; nr_active only drops while frozen. */
+static bool wq_has_active_items(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq;
+
+	guard(rcu)();
+	for_each_pwq(pwq, wq)
+		if (WARN_ON_ONCE(READ_ONCE(pwq->nr_active) < 0) ||
+		    READ_ONCE(pwq->nr_active))
+			return true;
+	return false;
+}
+
+/**
+ * freeze_workqueues_busy - whether freezable workqueues still run items
+ *
+ * Context: process context, the freezer, between begin and thaw.
+ * Return: %true while any freezable workqueue has active items.
+ */
+bool freeze_workqueues_busy(void)
+{
+	struct workqueue_struct *wq;
+
+	guard(mutex)(&wq_pool_mutex);
+	WARN_ON_ONCE(!workqueue_freezing);
+	list_for_each_entry(wq, &workqueues, list)
+		if ((wq->flags & WQ_FREEZABLE) && wq_has_active_items(wq))
+			return true;
+	return false;
+}
+
+/**
+ * thaw_workqueues - let freezable workqueues run their items again
+ *
+ * Context: process context, the freezer.
+ */
+void thaw_workqueues(void)
+{
+	guard(mutex)(&wq_pool_mutex);
+	if (!workqueue_freezing)
+		return;
+	workqueue_freezing = false;
+	refresh_all_limits_locked();
+}
+
+/* ------------------------------------------------------------------ */
+/* 15. initialisation                                                  */
+/* ------------------------------------------------------------------ */
+
+/**
+ * init_worker_pool - set up an empty pool
+ * @pool: the pool
+ *
+ * The pool starts disassociated (no CPU) with one reference.
+ *
+ * Context: process context, or early boot.
+ * Return: 0, or -ENOMEM.
+ */
+int init_worker_pool(struct worker_pool *pool)
+{
+	/* no CPU, no node, no ID yet; the creator holds the one reference */
+	*pool = (struct worker_pool) {
+		.id = -1, .cpu = -1, .node = NUMA_NO_NODE,
+		.flags = pool->flags | POOL_DISASSOCIATED,
+		.refcnt = 1, .watchdog_ts = jiffies,
+	};
+	raw_spin_lock_init(&pool->lock);
+	INIT_LIST_HEAD(&pool->worklist);
+	INIT_LIST_HEAD(&pool->idle_list);
+	INIT_LIST_HEAD(&pool->workers);
+	INIT_HLIST_NODE(&pool->hash_node);
+	hash_init(pool->busy_hash);
+	ida_init(&pool->worker_ida);
+	INIT_WORK(&pool->idle_cull_work, idle_cull_fn);
+	timer_setup(&pool->mayday_timer, pool_mayday_timeout, 0);
+	timer_setup(&pool->idle_timer, idle_timer_fn, TIMER_DEFERRABLE);
+	pool->attrs = alloc_workqueue_attrs();
+	return pool->attrs ? 0 : -ENOMEM;
+}
+
+/**
+ * worker_pool_assign_id - give a pool its ID
+ * @pool: the pool
+ *
+ * Context: wq_pool_mutex (L).
+ * Return: 0, or -errno.
+ */
+int worker_pool_assign_id(struct worker_pool *pool)
+{
+	int ret;
+
+	wq_assert_L();
+	ret = idr_alloc(&worker_pool_idr, pool, 0, WORK_OFFQ_POOL_NONE, GFP_KERNEL);
+	if (ret >= 0) {
+		pool->id = ret;
+		return 0;
+	}
+	return ret;
+}
+
+/* A per-CPU (or BH) pool of @cpu, normal or high priority. */
+static void __init init_cpu_pool(struct worker_pool *pool, int cpu, int highpri,
+				 bool bh)
+{
+	BUG_ON(init_worker_pool(pool));
+	pool->cpu = cpu;
+	pool->node = cpu_to_node(cpu);
+	cpumask_copy(pool->attrs->cpumask, cpumask_of(cpu));
+	cpumask_copy(pool->attrs->__pod_cpumask, cpumask_of(cpu));
+	pool->attrs->nice = highpri ? HIGHPRI_NICE_LEVEL : 0;
+	pool->attrs->affn_strict = true;
+	if (bh) {
+		struct worker *worker = &pool->bh_worker;
+
+		pool->flags |= POOL_BH;
+		INIT_LIST_HEAD(&worker->entry);
+		INIT_LIST_HEAD(&worker->scheduled);
+		INIT_LIST_HEAD(&worker->node);
+		worker->pool = pool;
+		worker->flags = WORKER_PREP;
+		init_irq_work(bh_pool_irq_work(pool), bh_pool_irq_work_fn);
+	}
+	mutex_lock(&wq_pool_mutex);
+	BUG_ON(worker_pool_assign_id(pool));
+	mutex_unlock(&wq_pool_mutex);
+}
+
+static struct workqueue_attrs __init *alloc_std_attrs(int nice, bool ordered)
+{
+	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
+
+	BUG_ON(!attrs);
+	attrs->nice = nice;
+	attrs->ordered = ordered;
+	return attrs;
+}
+
+static void __init create_system_workqueues(void)
+{
+	system_wq = alloc_workqueue("events", WQ_PERCPU, 0);
+	system_percpu_wq = alloc_workqueue("events", WQ_PERCPU, 0);
+	system_highpri_wq = alloc_workqueue("events_highpri", WQ_HIGHPRI | WQ_PERCPU, 0);
+	system_long_wq = alloc_workqueue("events_long", WQ_PERCPU, 0);
+	system_unbound_wq = alloc_workqueue("events_unbound", WQ_UNBOUND, WQ_MAX_ACTIVE);
+	system_dfl_wq = alloc_workqueue("events_unbound", WQ_UNBOUND, WQ_MAX_ACTIVE);
+	system_freezable_wq = alloc_workqueue("events_freezable",
+					      WQ_FREEZABLE | WQ_PERCPU, 0);
+	system_power_efficient_wq = alloc_workqueue("events_power_efficient",
+						    WQ_POWER_EFFICIENT, 0);
+	system_freezable_power_efficient_wq =
+		alloc_workqueue("events_freezable_pwr_efficient",
+				WQ_FREEZABLE | WQ_POWER_EFFICIENT, 0);
+	system_bh_wq = alloc_workqueue("events_bh", WQ_BH, 0);
+	system_bh_highpri_wq = alloc_workqueue("events_bh_highpri",
+					       WQ_BH | WQ_HIGHPRI, 0);
+	BUG_ON(!system_wq || !system_percpu_wq || !system_highpri_wq ||
+	       !system_long_wq || !system_unbound_wq || !system_dfl_wq ||
+	       !system_freezable_wq || !system_power_efficient_wq ||
+	       !system_freezable_power_efficient_wq || !system_bh_wq ||
+	       !system_bh_highpri_wq);
+}
+
+/**
+ * workqueue_init_early - the first stage of initialisation
+ *
+ * Sets up the per-CPU pools and the system workqueues.  Items can be
+ * queued from now on; they run once workqueue_init() created workers.
+ *
+ * Context: early boot, before other CPUs and kthreads.
+ */
+void __init workqueue_init_early(void)
+{
+	int cpu, i;
+
+	BUILD_BUG_ON(__alignof__(struct pool_workqueue) < __alignof__(long long));
+	wq_unbound_cpumask_init();
+	pwq_cache = KMEM_CACHE(pool_workqueue, SLAB_PANIC);
+	wq_init_pod_types_early();
+
+	for_each_possible_cpu(cpu) {
+		for (i = 0; i < NR_STD_WORKER_POOLS; i++) {
+			init_cpu_pool(&per_cpu(bh_worker_pools, cpu)[i], cpu, i, true);
+			init_cpu_pool(&per_cpu(cpu_worker_pools, cpu)[i], cpu, i, false);
+		}
+	}
+	for (i = 0; i < NR_STD_WORKER_POOLS; i++) {
+		int nice = i ? HIGHPRI_NICE_LEVEL : 0;
+
+		unbound_std_wq_attrs[i] = alloc_std_attrs(nice, false);
+		ordered_wq_attrs[i] = alloc_std_attrs(nice, true);
+	}
+	create_system_workqueues();
+}
+
+/* Unless set on the command line: 10 ms, more on slow CPUs. */
+static void __init wq_cpu_intensive_thresh_init(void)
+{
+	/* BogoMIPS, as init/calibrate.c reports it */
+	unsigned long bogomips = loops_per_jiffy * HZ / 500000;
+
+	if (wq_cpu_intensive_thresh_us != ULONG_MAX)
+		return;
+	/* 10 ms; slow machines (under 4000 BogoMIPS) get up to a second */
+	wq_cpu_intensive_thresh_us = bogomips >= 4000 ? 10000 :
+		min(10000UL * 4000 / max(bogomips, 1UL), USEC_PER_SEC);
+}
+
+/**
+ * workqueue_init - the second stage: workers and rescuers
+ *
+ * Creates the release kthread, the rescuers of workqueues made so far and
+ * a worker for every pool of the online CPUs and every unbound pool.
+ *
+ * Context: boot, kthreads can be created.
+ */
+void __init workqueue_init(void)
+{
+	struct workqueue_struct *wq;
+	struct worker_pool *pool;
+	int cpu, id;
+
+	wq_cpu_intensive_thresh_init();
+	pwq_release_worker = kthread_create_worker(0, "pool_workqueue_release");
+	BUG_ON(IS_ERR(pwq_release_worker));
+
+	mutex_lock(&wq_pool_mutex);
+	list_for_each_entry(wq, &workqueues, list)
+		WARN(init_rescuer(wq), "workqueue: no rescuer for %s\n", wq->name);
+	mutex_unlock(&wq_pool_mutex);
+
+	for_each_online_cpu(cpu) {
+		for_each_bh_pool(pool, cpu)
+			pool->flags &= ~POOL_DISASSOCIATED;
+		for_each_std_pool(pool, cpu) {
+			pool->flags &= ~POOL_DISASSOCIATED;
+			BUG_ON(create_worker(pool));
+		}
+	}
+	mutex_lock(&wq_pool_mutex);
+	idr_for_each_entry(&worker_pool_idr, pool, id)
+		if (pool->cpu < 0 && !pool->nr_workers)
+			BUG_ON(create_worker(pool));
+	mutex_unlock(&wq_pool_mutex);
+	wq_online = true;
+	wq_watchdog_init();
+	wq_debugfs_init();
+}
+
+/**
+ * workqueue_init_topology - the third stage: pods from the CPU topology
+ *
+ * Context: boot, after SMP and topology are set up.
+ */
+void __init workqueue_init_topology(void)
+{
+	struct workqueue_struct *wq;
+	int cpu;
+
+	wq_init_pod_types();
+	cpus_read_lock();
+	mutex_lock(&wq_pool_mutex);
+	wq_topo_initialized = true;
+	list_for_each_entry(wq, &workqueues, list) {
+		if (!(wq->flags & WQ_UNBOUND) || wq_is_ordered(wq))
+			continue;
+		for_each_online_cpu(cpu)
+			wq_update_pod(wq, cpu, cpu, true);
+		mutex_lock(&wq->mutex);
+		wq_update_node_max_active(wq, -1);
+		mutex_unlock(&wq->mutex);
+	}
+	mutex_unlock(&wq_pool_mutex);
+	cpus_read_unlock();
+}

@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private declarations of the workqueue implementation, shared by
+ * kernel/workqueue.c (pools, workers, queueing, flushing, cancelling),
+ * kernel/workqueue_unbound.c (pods, unbound pools and attributes),
+ * kernel/workqueue_show.c (state dumps, watchdog, debugfs) and
+ * kernel/workqueue_sysfs.c (the sysfs ABI).
+ *
+ * Map of this file:
+ *   1. locking legend and its asserts
+ *   2. flags and limits
+ *   3. worker_pool, pool_workqueue, workqueue_struct
+ *   4. global state
+ *   5. functions shared between the files
+ *
+ * 1. Locking legend
+ *
+ * Every field below names what protects it, by letter.  A function whose
+ * name ends in _locked expects the lock its kernel-doc names and asserts
+ * it with the helper for that letter.
+ *
+ *  I  set while the object is created, read-only afterwards
+ *  P  pool->lock (raw spinlock, taken with interrupts disabled)
+ *  L  wq_pool_mutex: the set of pools and workqueues, the unbound pool
+ *     hash, pod types, the unbound cpumasks
+ *  A  wq_pool_attach_mutex: attaching workers to pools, CPU binding
+ *  W  wq->mutex: a workqueue's pwqs, limits and freezing state
+ *  F  wq->flush_mutex: one flush cycle of a workqueue at a time
+ *  N  nna->lock (raw spinlock): a node's active-item quota of an unbound
+ *     workqueue and the pwqs waiting for it
+ *  M  wq_mayday_lock (raw spinlock): rescue requests
+ *  R  RCU (sched): pools looked up by ID, the pwq tables of workqueues
+ *  X  used by the owning worker only, no lock
+ *
+ * Nesting, outermost first (a lock is never taken while holding one to
+ * its right):
+ *
+ *   cpus_read_lock  >  L  >  A  >  W  >  P  >  N
+ *   F  >  W                 P  >  M
+ *
+ * Two pool locks are never held at once: moving work between pools drops
+ * one lock before taking the other.
+ */
+#ifndef _KERNEL_WORKQUEUE_IMPL_H
+#define _KERNEL_WORKQUEUE_IMPL_H
+
+#include <linux/hashtable.h>
+#include <linux/idr.h>
+#include <linux/kthread.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/rculist.h>
+#include <linux/workqueue.h>
+
+#include "workqueue_internal.h"
+
+extern struct mutex wq_pool_mutex;
+extern struct mutex wq_pool_attach_mutex;
+extern raw_spinlock_t wq_mayday_lock;
+
+#define wq_assert_L()		lockdep_assert_held(&wq_pool_mutex)
+#define wq_assert_A()		lockdep_assert_held(&wq_pool_attach_mutex)
+#define wq_assert_W(wq)		lockdep_assert_held(&(wq)->mutex)
+#define wq_assert_F(wq)		lockdep_assert_held(&(wq)->flush_mutex)
+#define wq_assert_P(pool)	lockdep_assert_held(&(pool)->lock)
+#define wq_assert_N(nna)	lockdep_assert_held(&(nna)->lock)
+#define wq_assert_M()		lockdep_assert_held(&wq_mayday_lock)
+/* Pools by ID: RCU or L.  A workqueue's pwq table: RCU, W or L. */
+#define wq_assert_R()							\
+	lockdep_assert(rcu_read_lock_any_held() || lockdep_is_held(&wq_pool_mutex))
+#define wq_assert_R_or_W(wq)						\
+	lockdep_assert(rcu_read_lock_any_held() ||			\
+		       lockdep_is_held(&(wq)->mutex) || lockdep_is_held(&wq_pool_mutex))
+
+/* 2. Flags and limits */
+
+enum pool_flags {
+	POOL_BH			= 1 << 0,	/* served from softirq (I) */
+	POOL_MANAGER_ACTIVE	= 1 << 1,	/* a worker is managing (P) */
+	POOL_DISASSOCIATED	= 1 << 2,	/* per-CPU pool, CPU is down (P) */
+};
+
+enum worker_flags {
+	WORKER_DIE		= 1 << 1,	/* told to exit */
+	WORKER_IDLE		= 1 << 2,	/* on the idle list */
+	WORKER_PREP		= 1 << 3,	/* not processing yet */
+	WORKER_CPU_INTENSIVE	= 1 << 6,	/* out of concurrency control */
+	WORKER_UNBOUND		= 1 << 7,	/* unbound pool or CPU offline */
+	WORKER_REBOUND		= 1 << 8,	/* rebound, not yet processing */
+	WORKER_RESCUER		= 1 << 9,	/* a rescuer */
+
+	/* workers with any of these do not count in pool->nr_running */
+	WORKER_NOT_RUNNING	= WORKER_PREP | WORKER_CPU_INTENSIVE |
+				  WORKER_UNBOUND | WORKER_REBOUND |
+				  WORKER_IDLE | WORKER_RESCUER,
+};
+
+enum wq_limits {
+	NR_STD_WORKER_POOLS	= 2,		/* normal and highpri */
+	BUSY_WORKER_HASH_ORDER	= 6,
+	WQ_NAME_LEN		= 32,
+	WORKER_ID_LEN		= 10 + WQ_NAME_LEN,
+	WORK_NO_COLOR		= WORK_NR_COLORS - 1,	/* barriers */
+	IDLE_WORKERS_KEPT	= 2,		/* per pool, when culling */
+	IDLE_WORKER_TIMEOUT	= 300 * HZ,
+	MAYDAY_INITIAL_TIMEOUT	= HZ / 100 >= 2 ? HZ / 100 : 2,
+	MAYDAY_INTERVAL		= HZ / 10,
+	CREATE_COOLDOWN		= HZ,
+	HIGHPRI_NICE_LEVEL	= MIN_NICE,
+	RESCUER_NICE_LEVEL	= MIN_NICE,
+	BH_WORKER_RESTARTS	= 10,
+};
+
+/* how long a BH pool's softirq runs items before yielding */
+#define BH_WORKER_JIFFIES	msecs_to_jiffies(2)
+
+/* pwq->stats[], as tools/workqueue/wq_monitor.py reads them */
+enum pool_workqueue_stats {
+	PWQ_STAT_STARTED,	/* items started */
+	PWQ_STAT_COMPLETED,	/* items completed */
+	PWQ_STAT_CPU_TIME,	/* CPU time of per-CPU items, us */
+	PWQ_STAT_CPU_INTENSIVE,	/* items found hogging the CPU */
+	PWQ_STAT_CM_WAKEUP,	/* concurrency-management wakeups */
+	PWQ_STAT_REPATRIATED,	/* unbound workers brought back to their pod */
+	PWQ_STAT_MAYDAY,	/* rescue requests */
+	PWQ_STAT_RESCUED,	/* items run by the rescuer */
+	PWQ_NR_STATS,
+};
+
+/* 3. Structures */
+
+/**
+ * struct worker_pool - workers and the one worklist they take items from
+ * @lock: the pool lock (P)
+ * @cpu: the CPU of a per-CPU pool, -1 for unbound pools (I)
+ * @node: NUMA node the pool allocates on (I)
+ * @id: pool ID, recorded in off-queue items (I)
+ * @flags: POOL_* (P)
+ * @watchdog_ts: last time the pool made progress (P)
+ * @cpu_stall: the watchdog found this per-CPU pool stuck
+ * @nr_running: workers that run and count for concurrency (P)
+ * @worklist: items ready to run (P)
+ * @nr_workers: attached workers (P)
+ * @nr_idle: idle workers (P)
+ * @idle_list: idle workers, most recently idle first (P)
+ * @idle_timer: fires when idle workers may be culled (P)
+ * @idle_cull_work: culls them in process context
+ * @mayday_timer: fires while a worker cannot be created in time (P)
+ * @busy_hash: running workers hashed by item (P)
+ * @manager: the worker managing the pool, if any (P)
+ * @workers: attached workers (A)
+ * @worker_ida: worker IDs
+ * @attrs: nice level and CPUs of the workers (I)
+ * @hash_node: entry in unbound_pool_hash (L)
+ * @refcnt: pwqs using an unbound pool (L)
+ * @bh_worker: the softirq execution context of a BH pool
+ * @rcu: for freeing an unbound pool
+ */
+struct worker_pool {
+	raw_spinlock_t		lock;
+	int			cpu;
+	int			node;
+	int			id;
+	unsigned int		flags;
+	unsigned long		watchdog_ts;
+	bool			cpu_stall;
+	int			nr_running;
+	struct list_head	worklist;
+	int			nr_workers;
+	int			nr_idle;
+	struct list_head	idle_list;
+	struct timer_list	idle_timer;
+	struct work_struct	idle_cull_work;
+	struct timer_list	mayday_timer;
+	DECLARE_HASHTABLE(busy_hash, BUSY_WORKER_HASH_ORDER);
+	struct worker		*manager;
+	struct list_head	workers;
+	struct ida		worker_ida;
+	struct workqueue_attrs	*attrs;
+	struct hlist_node	hash_node;
+	int			refcnt;
+	struct worker		bh_worker;
+	struct rcu_head		rcu;
+};
+
+/**
+ * struct pool_workqueue - the link between a workqueue and a pool
+ * @pool: the pool (I)
+ * @wq: the workqueue (I)
+ * @work_color: color new items get (P)
+ * @flush_color: color a flush waits for, -1 if none (P)
+ * @refcnt: references: table entries, queued items, barriers, maydays (P)
+ * @nr_in_flight: queued or running items per color (P)
+ * @nr_active: items on the pool's worklist or running (P)
+ * @max_active: limit of @nr_active for per-CPU workqueues (P)
+ * @plugged: an ordered workqueue's new pwq waits for the old one (P)
+ * @inactive_works: items waiting for @nr_active to drop (P)
+ * @pending_node: entry in the node quota's list of waiting pwqs (N)
+ * @pwqs_node: entry in wq->pwqs (W; R to walk)
+ * @mayday_node: entry in wq->maydays (M)
+ * @stats: PWQ_STAT_* counters (P)
+ * @release_work: frees the pwq in process context
+ * @rcu: for freeing after readers are done
+ *
+ * The alignment leaves the low bits of a pwq pointer free for the item
+ * flags and the flush color stored beside it in work->data.
+ */
+struct pool_workqueue {
+	struct worker_pool	*pool;
+	struct workqueue_struct	*wq;
+	int			work_color;
+	int			flush_color;
+	int			refcnt;
+	int			nr_in_flight[WORK_NR_COLORS];
+	int			nr_active;
+	int			max_active;
+	bool			plugged;
+	struct list_head	inactive_works;
+	struct list_head	pending_node;
+	struct list_head	pwqs_node;
+	struct list_head	mayday_node;
+	u64			stats[PWQ_NR_STATS];
+	struct kthread_work	release_work;
+	struct rcu_head		rcu;
+} __aligned(1 << WORK_STRUCT_PWQ_SHIFT);
+
+/**
+ * struct wq_node_nr_active - active-item quota of an unbound workqueue on
+ *	one NUMA node
+ * @max: the quota (W to change, N to read)
+ * @nr: active items of the workqueue's pwqs on the node (N)
+ * @lock: the N lock
+ * @pending_pwqs: pwqs with inactive items waiting for the quota (N)
+ */
+struct wq_node_nr_active {
+	int			max;
+	atomic_t		nr;
+	raw_spinlock_t		lock;
+	struct list_head	pending_pwqs;
+};
+
+struct wq_device;
+
+/**
+ * struct workqueue_struct - a workqueue: its pwqs and how to use them
+ * @pwqs: all pwqs of the workqueue (W; R to walk)
+ * @list: entry in the list of workqueues (L)
+ * @mutex: the W lock
+ * @flush_mutex: the F lock
+ * @work_color: color of items queued now (W, and P of every pwq)
+ * @nr_pwqs_to_flush: pwqs the current flush waits for, plus one (F)
+ * @flush_done: completed when they have drained (F)
+ * @maydays: pwqs asking the rescuer for help (M)
+ * @rescuer: the rescuer of a WQ_MEM_RECLAIM workqueue (I)
+ * @nr_drainers: drain_workqueue() callers (W)
+ * @max_active: effective limit, 0 while frozen (W)
+ * @min_active: effective per-node minimum for unbound workqueues (W)
+ * @saved_max_active: limit set by the user (W)
+ * @saved_min_active: minimum set by the user (W)
+ * @unbound_attrs: attributes requested for an unbound workqueue (W)
+ * @dfl_pwq: pwq for CPUs whose pod has no usable CPU (W; R)
+ * @wq_dev: the sysfs device of a WQ_SYSFS workqueue
+ * @lockdep_name: name of the lockdep map allocated for it
+ * @key: lockdep class key of that map
+ * @__lockdep_map: lockdep map the workqueue owns
+ * @lockdep_map: lockdep map for flush annotations
+ * @name: the name
+ * @rcu: for freeing after readers are done
+ * @flags: WQ_* and __WQ_* (W to change)
+ * @cpu_pwq: per CPU, the pwq items queued on that CPU go to (W; R)
+ * @node_nr_active: per node (and [nr_node_ids] for the whole system) the
+ *	active-item quota of an unbound workqueue
+ */
+struct workqueue_struct {
+	struct list_head	pwqs;
+	struct list_head	list;
+	struct mutex		mutex;
+	struct mutex		flush_mutex;
+	int			work_color;
+	atomic_t		nr_pwqs_to_flush;
+	struct completion	flush_done;
+	struct list_head	maydays;
+	struct worker		*rescuer;
+	int			nr_drainers;
+	int			max_active;
+	int			min_active;
+	int			saved_max_active;
+	int			saved_min_active;
+	struct workqueue_attrs	*unbound_attrs;
+	struct pool_workqueue __rcu *dfl_pwq;
+	struct wq_device	*wq_dev;
+#ifdef CONFIG_LOCKDEP
+	char			*lockdep_name;
+	struct lock_class_key	key;
+	struct lockdep_map	__lockdep_map;
+	struct lockdep_map	*lockdep_map;
+#endif
+	char			name[WQ_NAME_LEN];
+	struct rcu_head		rcu;
+	unsigned int		flags;
+	struct pool_workqueue __rcu * __percpu *cpu_pwq;
+	struct wq_node_nr_active *node_nr_active[];
+};
+
+/**
+ * struct wq_pod_type - how one affinity scope splits the CPUs into pods
+ * @nr_pods: number of pods
+ * @pod_cpus: CPUs of each pod
+ * @pod_node: NUMA node of each pod
+ * @cpu_pod: pod of each possible CPU
+ */
+struct wq_pod_type {
+	int			nr_pods;
+	cpumask_var_t		*pod_cpus;
+	int			*pod_node;
+	int			*cpu_pod;
+};
+
+/* 4. Global state (kernel/workqueue.c unless noted) */
+
+extern struct list_head workqueues;			/* L */
+extern struct idr worker_pool_idr;			/* L; R to look up */
+extern bool wq_online;					/* workers exist */
+extern bool workqueue_freezing;				/* L */
+extern bool wq_topo_initialized;			/* L */
+extern cpumask_var_t wq_unbound_cpumask;		/* L */
+extern cpumask_var_t wq_requested_unbound_cpumask;	/* L */
+extern cpumask_var_t wq_isolated_cpumask;		/* L */
+extern struct wq_pod_type wq_pod_types[WQ_AFFN_NR_TYPES];	/* L */
+extern enum wq_affn_scope wq_affn_dfl;
+extern unsigned long wq_cpu_intensive_thresh_us;
+extern struct workqueue_attrs *unbound_std_wq_attrs[NR_STD_WORKER_POOLS];
+extern struct workqueue_attrs *ordered_wq_attrs[NR_STD_WORKER_POOLS];
+extern const char * const wq_affn_names[WQ_AFFN_NR_TYPES];
+DECLARE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_STD_WORKER_POOLS],
+			       cpu_worker_pools);
+DECLARE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_STD_WORKER_POOLS],
+			       bh_worker_pools);
+
+/* Walk every pool (per-CPU, BH and unbound); needs L or RCU. */
+#define for_each_pool(pool, pi)						\
+	idr_for_each_entry(&worker_pool_idr, pool, pi)
+
+/* Walk a workqueue's pwqs; needs W or RCU. */
+#define for_each_pwq(pwq, wq)						\
+	list_for_each_entry_rcu((pwq), &(wq)->pwqs, pwqs_node,		\
+				lockdep_is_held(&(wq)->mutex))
+
+/* 5. Shared functions */
+
+/* workqueue.c */
+struct pool_workqueue *unbound_pwq(struct workqueue_struct *wq, int cpu);
+bool wq_is_ordered(struct workqueue_struct *wq);
+int init_worker_pool(struct worker_pool *pool);
+int worker_pool_assign_id(struct worker_pool *pool);
+int create_worker(struct worker_pool *pool);
+void retire_pool_workers(struct worker_pool *pool);
+void put_pwq_unlocked(struct pool_workqueue *pwq);
+struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,
+				 struct worker_pool *pool);
+void discard_pwq(struct pool_workqueue *pwq);
+void wq_refresh_limits(struct workqueue_struct *wq);
+void link_pwq(struct pool_workqueue *pwq);
+void pwq_set_max_active_locked(struct pool_workqueue *pwq);
+void pwq_activate_inactive_locked(struct pool_workqueue *pwq);
+void worker_attach_to_pool(struct worker *worker, struct worker_pool *pool);
+void worker_detach_from_pool(struct worker *worker);
+const struct cpumask *pool_allowed_cpus(struct worker_pool *pool);
+struct worker *find_worker_executing_work(struct worker_pool *pool,
+					  struct work_struct *work);
+struct worker_pool *get_work_pool(struct work_struct *work);
+struct pool_workqueue *get_work_pwq(struct work_struct *work);
+void wq_wake_all_rescuers(void);
+
+/* workqueue_unbound.c */
+int wq_alloc_node_nr_active(struct workqueue_struct *wq);
+void wq_free_node_nr_active(struct workqueue_struct *wq);
+struct wq_node_nr_active *wq_node_nr_active(struct workqueue_struct *wq,
+					    int node);
+void wq_update_node_max_active(struct workqueue_struct *wq, int off_cpu);
+bool node_quota_tryinc_locked(struct pool_workqueue *pwq, bool fill);
+void node_quota_dec_locked(struct pool_workqueue *pwq);
+void copy_workqueue_attrs(struct workqueue_attrs *to,
+			  const struct workqueue_attrs *from);
+struct worker_pool *get_unbound_pool(const struct workqueue_attrs *attrs);
+void put_unbound_pool(struct worker_pool *pool);
+int alloc_unbound_pwqs(struct workqueue_struct *wq);
+int apply_workqueue_attrs_locked(struct workqueue_struct *wq,
+				 const struct workqueue_attrs *attrs);
+void wq_update_pod(struct workqueue_struct *wq, int cpu, int hotplug_cpu,
+		   bool online);
+void wq_init_pod_types_early(void);
+void wq_init_pod_types(void);
+void wq_unbound_cpumask_init(void);
+int workqueue_apply_unbound_cpumask(const cpumask_var_t unbound_cpumask);
+int parse_affn_scope(const char *val);
+void apply_wqattrs_lock(void);
+void apply_wqattrs_unlock(void);
+
+/* workqueue_show.c */
+void wq_watchdog_init(void);
+void wq_watchdog_reset_pool_locked(struct worker_pool *pool);
+int format_worker_id(char *buf, size_t size, struct worker *worker,
+		     struct worker_pool *pool);
+void wq_debugfs_init(void);
+bool wq_fail_worker_creation_now(void);
+
+/* workqueue_sysfs.c */
+#ifdef CONFIG_SYSFS
+void wq_sysfs_unregister(struct workqueue_struct *wq);
+#else
+static inline void wq_sysfs_unregister(struct workqueue_struct *wq) { }
+#endif
+
+#endif /* _KERNEL_WORKQUEUE_IMPL_H */

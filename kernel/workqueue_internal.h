@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Workqueue internals shared with the scheduler (sleep, wake and tick
+ * hooks) and with async.c (current_wq_worker()).  Everything else about
+ * the implementation is private to kernel/workqueue*.c, see
+ * kernel/workqueue_impl.h.
+ */
+#ifndef _KERNEL_WORKQUEUE_INTERNAL_H
+#define _KERNEL_WORKQUEUE_INTERNAL_H
+
+#include <linux/workqueue.h>
+#include <linux/kthread.h>
+#include <linux/preempt.h>
+#include <linux/stddef.h>
+
+struct worker_pool;
+struct pool_workqueue;
+
+/**
+ * struct worker - one execution context of a worker pool
+ * @entry: on the pool's idle list while idle (P)
+ * @hentry: in the pool's busy hash while running an item (P)
+ * @current_item: the fields below, cleared together when an item ends
+ * @current_work: the item being run, or %NULL (P)
+ * @current_func: its function (P)
+ * @current_pwq: the pool_workqueue it was queued on (P)
+ * @current_at: task runtime when the item started, for CPU-hog detection (X)
+ * @current_color: the item's flush color (X)
+ * @sleeping: the scheduler told us the worker blocked (X)
+ * @last_func: function of the previous item, for PSI (X)
+ * @scheduled: items this worker runs next, in order (P)
+ * @task: the kthread, %NULL for the softirq worker of a BH pool (I)
+ * @pool: the pool the worker is attached to (A; P to read)
+ * @node: entry in the pool's list of workers (A)
+ * @last_active: jiffies when the worker last went idle (P)
+ * @flags: WORKER_* (P; the worker itself may read them unlocked)
+ * @id: worker number within the pool (I)
+ * @desc: set_worker_desc() text, or the workqueue name (P)
+ * @rescue_wq: the workqueue a rescuer serves, %NULL for normal workers (I)
+ *
+ * Locking letters are those of the legend in kernel/workqueue_impl.h.
+ */
+struct worker {
+	union {
+		struct list_head	entry;
+		struct hlist_node	hentry;
+	};
+	struct_group(current_item,
+		struct work_struct	*current_work;
+		work_func_t		current_func;
+		struct pool_workqueue	*current_pwq;
+		u64			current_at;
+		unsigned int		current_color;
+	);
+	int			sleeping;
+	work_func_t		last_func;
+	struct list_head	scheduled;
+	struct task_struct	*task;
+	struct worker_pool	*pool;
+	struct list_head	node;
+	unsigned long		last_active;
+	unsigned int		flags;
+	int			id;
+	char			desc[WORKER_DESC_LEN];
+	struct workqueue_struct	*rescue_wq;
+};
+
+/* Scheduler hooks, called for tasks with PF_WQ_WORKER. */
+void wq_worker_sleeping(struct task_struct *task);
+void wq_worker_running(struct task_struct *task);
+void wq_worker_tick(struct task_struct *task);
+work_func_t wq_worker_last_func(struct task_struct *task);
+
+/**
+ * current_wq_worker - the worker %current is, if it is one
+ *
+ * Context: any; only a task can be a worker.
+ * Return: the worker, or %NULL when %current is not a workqueue worker.
+ */
+static inline struct worker *current_wq_worker(void)
+{
+	bool worker = in_task() && (current->flags & PF_WQ_WORKER);
+
+	return worker ? kthread_data(current) : NULL;
+}
+
+#endif /* _KERNEL_WORKQUEUE_INTERNAL_H */

@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Looking at workqueues: worker names (ps, /proc), worker info in stack
+ * dumps, state dumps (SysRq, the freezer, the watchdog), the stall
+ * watchdog, and the debugfs knob that makes worker creation fail for
+ * tests.
+ *
+ * Locking letters are those of kernel/workqueue_impl.h.
+ *
+ * Map of this file:
+ *   1. worker names and descriptions
+ *   2. state dumps
+ *   3. the stall watchdog
+ *   4. debugfs and the worker-creation fault
+ */
+#include <linux/debugfs.h>
+#include <linux/moduleparam.h>
+#include <linux/nmi.h>
+#include <linux/panic.h>
+#include <linux/sched/debug.h>
+#include <linux/uaccess.h>
+
+#include "workqueue_impl.h"
+
+/* ------------------------------------------------------------------ */
+/* 1. worker names and descriptions                                    */
+/* ------------------------------------------------------------------ */
+
+/**
+ * format_worker_id - a worker's name as ps shows it
+ * @buf: where to write
+ * @size: size of @buf
+ * @worker: the worker
+ * @pool: its pool, %NULL for a rescuer or a detached worker
+ *
+ * kworker/CPU:ID (H for high priority) for per-CPU pools, kworker/uPOOL:ID
+ * for unbound pools, kworker/R-WQ for rescuers.
+ *
+ * Return: the length written.
+ */
+int format_worker_id(char *buf, size_t size, struct worker *worker,
+		     struct worker_pool *pool)
+{
+	if (worker->rescue_wq)
+		return scnprintf(buf, size, "kworker/R-%s", worker->rescue_wq->name);
+	if (!pool)
+		return scnprintf(buf, size, "kworker/dying");
+	if (pool->cpu >= 0)
+		return scnprintf(buf, size, "kworker/%d:%d%s", pool->cpu, worker->id,
+				 pool->attrs->nice < 0 ? "H" : "");
+	return scnprintf(buf, size, "kworker/u%d:%d", pool->id, worker->id);
+}
+
+/**
+ * wq_worker_comm - the name of a task for /proc, workers described
+ * @buf: where to write
+ * @size: size of @buf
+ * @task: the task
+ *
+ * A worker's name is followed by "+DESC" while it runs an item and
+ * "-DESC" after, DESC being set_worker_desc()'s text or the workqueue's
+ * name.
+ *
+ * Context: process context, may sleep.
+ */
+void wq_worker_comm(char *buf, size_t size, struct task_struct *task)
+{
+	struct worker *worker;
+	struct worker_pool *pool;
+	int len;
+
+	/* the attach mutex keeps PF_WQ_WORKER and the worker's pool stable */
+	mutex_lock(&wq_pool_attach_mutex);
+	if (!(task->flags & PF_WQ_WORKER)) {
+		strscpy(buf, task->comm, size);
+		goto out;
+	}
+	worker = kthread_data(task);
+	pool = worker->pool;
+	len = format_worker_id(buf, size, worker, pool);
+	if (pool) {
+		raw_spin_lock_irq(&pool->lock);
+		if (worker->desc[0])
+			scnprintf(buf + len, size - len, "%c%s",
+				  worker->current_work ? '+' : '-', worker->desc);
+		raw_spin_unlock_irq(&pool->lock);
+	}
+out:
+	mutex_unlock(&wq_pool_attach_mutex);
+}
+
+/**
+ * print_worker_info - say what a worker was doing, for a stack dump
+ * @log_lvl: printk level
+ * @task: the task being dumped
+ *
+ * The task may be dying or corrupt: everything is read without faulting.
+ *
+ * Context: any.
+ */
+void print_worker_info(const char *log_lvl, struct task_struct *task)
+{
+	char name[WQ_NAME_LEN] = { }, desc[WORKER_DESC_LEN] = { };
+	struct workqueue_struct *wq = NULL;
+	struct pool_workqueue *pwq = NULL;
+	struct worker *worker;
+	work_func_t fn = NULL;
+
+	if (!(task->flags & PF_WQ_WORKER))
+		return;
+	worker = kthread_probe_data(task);
+	if (!worker)
+		return;
+	copy_from_kernel_nofault(&fn, &worker->current_func, sizeof(fn));
+	copy_from_kernel_nofault(&pwq, &worker->current_pwq, sizeof(pwq));
+	if (pwq)
+		copy_from_kernel_nofault(&wq, &pwq->wq, sizeof(wq));
+	if (wq)
+		copy_from_kernel_nofault(name, wq->name, sizeof(name) - 1);
+	copy_from_kernel_nofault(desc, worker->desc, sizeof(desc) - 1);
+	if (!fn && !name[0] && !desc[0])
+		return;
+	printk("%sWorkqueue: %s %ps", log_lvl, name, fn);
+	if (strcmp(name, desc))
+		pr_cont(" (%s)", desc);
+	pr_cont("\n");
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. state dumps                                                      */
+/* ------------------------------------------------------------------ */
+
+static void pr_cont_pool_info(struct worker_pool *pool)
+{
+	pr_cont(" cpus=%*pbl", cpumask_pr_args(pool->attrs->cpumask));
+	if (pool->node != NUMA_NO_NODE)
+		pr_cont(" node=%d", pool->node);
+	pr_cont(" flags=0x%x nice=%d", pool->flags, pool->attrs->nice);
+}
+
+/* Print the items of @head that belong to @pwq (all if NULL). */
+static void pr_cont_works(struct list_head *head, struct pool_workqueue *pwq)
+{
+	struct work_struct *work;
+	const char *sep = "";
+
+	list_for_each_entry(work, head, entry) {
+		if (pwq && get_work_pwq(work) != pwq)
+			continue;
+		pr_cont("%s%ps", sep, work->func);
+		sep = ", ";
+	}
+	pr_cont("\n");
+}
+
+static bool pwq_has_work_locked(struct pool_workqueue *pwq)
+{
+	struct work_struct *work;
+
+	if (pwq->nr_active || !list_empty(&pwq->inactive_works))
+		return true;
+	list_for_each_entry(work, &pwq->pool->worklist, entry)
+		if (get_work_pwq(work) == pwq)
+			return true;
+	return false;
+}
+
+static void show_pwq_locked(struct pool_workqueue *pwq)
+{
+	struct worker_pool *pool = pwq->pool;
+	struct worker *worker;
+	int bkt;
+
+	pr_info("  pwq %d:", pool->id);
+	pr_cont_pool_info(pool);
+	pr_cont(" active=%d refcnt=%d%s\n", pwq->nr_active, pwq->refcnt,
+		!list_empty(&pwq->mayday_node) ? " MAYDAY" : "");
+	pr_info("    in-flight:");
+	hash_for_each(pool->busy_hash, bkt, worker, hentry) {
+		if (worker->current_pwq != pwq)
+			continue;
+		pr_cont(" %d:%ps", worker->task ? task_pid_nr(worker->task) : -1,
+			worker->current_func);
+	}
+	pr_cont("\n");
+	pr_info("    pending: ");
+	pr_cont_works(&pool->worklist, pwq);
+	if (!list_empty(&pwq->inactive_works)) {
+		pr_info("    inactive: ");
+		pr_cont_works(&pwq->inactive_works, NULL);
+	}
+}
+
+/**
+ * show_one_workqueue - dump a workqueue's state if it has work
+ * @wq: the workqueue
+ *
+ * Context: any.
+ */
+void show_one_workqueue(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq;
+	bool idle = true;
+	unsigned long flags;
+
+	rcu_read_lock();
+	for_each_pwq(pwq, wq) {
+		raw_spin_lock_irqsave(&pwq->pool->lock, flags);
+		idle &= !pwq_has_work_locked(pwq);
+		raw_spin_unlock_irqrestore(&pwq->pool->lock, flags);
+		if (!idle)
+			break;
+	}
+	if (idle)
+		goto out;
+	pr_info("workqueue %s: flags=0x%x\n", wq->name, wq->flags);
+	for_each_pwq(pwq, wq) {
+		raw_spin_lock_irqsave(&pwq->pool->lock, flags);
+		if (pwq_has_work_locked(pwq))
+			show_pwq_locked(pwq);
+		raw_spin_unlock_irqrestore(&pwq->pool->lock, flags);
+		/* a long dump must not trip the lockup detectors */
+		touch_nmi_watchdog();
+	}
+out:
+	rcu_read_unlock();
+}
+
+static void show_one_worker_pool(struct worker_pool *pool)
+{
+	struct worker *worker;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pool->lock, flags);
+	if (pool->nr_workers == pool->nr_idle && list_empty(&pool->worklist))
+		goto out;
+	pr_info("pool %d:", pool->id);
+	pr_cont_pool_info(pool);
+	pr_cont(" hung=%us workers=%d idle=%d running=%d",
+		jiffies_to_msecs(jiffies - pool->watchdog_ts) / 1000,
+		pool->nr_workers, pool->nr_idle, pool->nr_running);
+	if (pool->manager)
+		pr_cont(" manager: %d", task_pid_nr(pool->manager->task));
+	pr_cont(" idle workers:");
+	list_for_each_entry(worker, &pool->idle_list, entry)
+		pr_cont(" %d", task_pid_nr(worker->task));
+	pr_cont("\n");
+out:
+	raw_spin_unlock_irqrestore(&pool->lock, flags);
+}
+
+/**
+ * show_all_workqueues - dump every busy workqueue and worker pool
+ *
+ * Context: any; used by SysRq-w and the stall watchdog.
+ */
+void show_all_workqueues(void)
+{
+	struct workqueue_struct *wq;
+	struct worker_pool *pool;
+	int id;
+
+	pr_info("Showing busy workqueues and worker pools:\n");
+	guard(rcu)();
+	list_for_each_entry_rcu(wq, &workqueues, list)
+		show_one_workqueue(wq);
+	idr_for_each_entry(&worker_pool_idr, pool, id) {
+		show_one_worker_pool(pool);
+		touch_nmi_watchdog();
+	}
+}
+
+/**
+ * show_freezable_workqueues - dump the busy freezable workqueues
+ *
+ * Context: process context; used when freezing fails.
+ */
+void show_freezable_workqueues(void)
+{
+	struct workqueue_struct *wq;
+
+	rcu_read_lock();
+	pr_info("Showing freezable workqueues that are still busy:\n");
+	list_for_each_entry_rcu(wq, &workqueues, list)
+		if (wq->flags & WQ_FREEZABLE)
+			show_one_workqueue(wq);
+	rcu_read_unlock();
+}
+
+/* ------------------------------------------------------------------ */
+/* 3. the stall watchdog                                               */
+/* ------------------------------------------------------------------ */
+
+#ifdef CONFIG_WQ_WATCHDOG
+
+static unsigned long wq_watchdog_thresh = 30;	/* seconds, 0 disables */
+static unsigned int wq_panic_on_stall;
+module_param_named(panic_on_stall, wq_panic_on_stall, uint, 0644);
+static struct timer_list wq_watchdog_timer;
+static unsigned long wq_watchdog_touched = INITIAL_JIFFIES;
+static DEFINE_PER_CPU(unsigned long, wq_watchdog_touched_cpu) = INITIAL_JIFFIES;
+static unsigned int wq_stall_count;
+
+/**
+ * wq_watchdog_touch - something legitimately kept a CPU busy for long
+ * @cpu: the CPU, or -1 for all
+ *
+ * Context: any.
+ */
+void wq_watchdog_touch(int cpu)
+{
+	unsigned long now = jiffies;
+
+	if (cpu >= 0)
+		per_cpu(wq_watchdog_touched_cpu, cpu) = now;
+	wq_watchdog_touched = now;
+}
+
+/* The last time @pool made progress or its CPU was touched. */
+static unsigned long pool_last_progress(struct worker_pool *pool)
+{
+	unsigned long ts = READ_ONCE(pool->watchdog_ts);
+	unsigned long touched = READ_ONCE(wq_watchdog_touched);
+
+	if (pool->cpu >= 0)
+		touched = max(touched, READ_ONCE(per_cpu(wq_watchdog_touched_cpu,
+							   pool->cpu)));
+	return time_after(touched, ts) ? touched : ts;
+}
+
+static void report_stall(struct worker_pool *pool, unsigned long since)
+{
+	pr_emerg("BUG: workqueue lockup - pool");
+	pr_cont_pool_info(pool);
+	pr_cont(" stuck for %us!\n", jiffies_to_msecs(jiffies - since) / 1000);
+}
+
+static void wq_watchdog_timer_fn(struct timer_list *unused)
+{
+	unsigned long thresh = READ_ONCE(wq_watchdog_thresh) * HZ;
+	struct worker_pool *pool;
+	bool stalled = false;
+	int pi;
+
+	if (!thresh)
+		return;
+	rcu_read_lock();
+	for_each_pool(pool, pi) {
+		unsigned long since;
+
+		pool->cpu_stall = false;
+		if (list_empty(&pool->worklist))
+			continue;
+		since = pool_last_progress(pool);
+		if (time_after(jiffies, since + thresh)) {
+			pool->cpu_stall = pool->cpu >= 0;
+			stalled = true;
+			report_stall(pool, since);
+		}
+	}
+	rcu_read_unlock();
+	if (stalled) {
+		show_all_workqueues();
+		if (wq_panic_on_stall && ++wq_stall_count >= wq_panic_on_stall)
+			panic("workqueue: %u stall(s)", wq_stall_count);
+	}
+	wq_watchdog_touch(-1);
+	mod_timer(&wq_watchdog_timer, jiffies + thresh);
+}
+
+static void wq_watchdog_set_thresh(unsigned long thresh)
+{
+	wq_watchdog_thresh = 0;
+	timer_delete_sync(&wq_watchdog_timer);
+	if (thresh) {
+		wq_watchdog_thresh = thresh;
+		wq_watchdog_touch(-1);
+		mod_timer(&wq_watchdog_timer, jiffies + thresh * HZ);
+	}
+}
+
+/**
+ * wq_watchdog_init - start the stall watchdog
+ *
+ * Context: boot, from workqueue_init().
+ */
+void __init wq_watchdog_init(void)
+{
+	unsigned long thresh = wq_watchdog_thresh;
+
+	timer_setup(&wq_watchdog_timer, wq_watchdog_timer_fn, TIMER_DEFERRABLE);
+	wq_watchdog_set_thresh(thresh);
+}
+
+/* Before workqueue_init() only the value is kept; the timer starts there. */
+static int wq_watchdog_thresh_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned long thresh;
+
+	if (kstrtoul(val, 0, &thresh))
+		return -EINVAL;
+	wq_watchdog_thresh = thresh;
+	if (wq_online)
+		wq_watchdog_set_thresh(thresh);
+	return 0;
+}
+
+static const struct kernel_param_ops wq_watchdog_thresh_ops = {
+	.get = param_get_ulong, .set = wq_watchdog_thresh_set,
+};
+module_param_cb(watchdog_thresh, &wq_watchdog_thresh_ops, &wq_watchdog_thresh, 0644);
+
+#else
+void __init wq_watchdog_init(void) { }
+#endif
+
+/* ------------------------------------------------------------------ */
+/* 4. debugfs and the worker-creation fault                            */
+/* ------------------------------------------------------------------ */
+
+static bool wq_fail_creation;
+
+/**
+ * wq_fail_worker_creation - make creating workers fail, for tests
+ * @fail: whether every new worker fails until this is called with %false
+ *
+ * Lets a test show that WQ_MEM_RECLAIM workqueues make progress through
+ * their rescuers when pools cannot grow.  Also
+ * /sys/kernel/debug/workqueue/fail_worker_creation.
+ *
+ * Context: any.
+ */
+void wq_fail_worker_creation(bool fail)
+{
+	WRITE_ONCE(wq_fail_creation, fail);
+}
+
+/**
+ * wq_fail_worker_creation_now - whether to fail this worker creation
+ *
+ * Return: %true while the fault is on.
+ */
+bool wq_fail_worker_creation_now(void)
+{
+	return READ_ONCE(wq_fail_creation);
+}
+
+/**
+ * wq_debugfs_init - create /sys/kernel/debug/workqueue/
+ *
+ * Context: boot.
+ */
+void __init wq_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("workqueue", NULL);
+
+	debugfs_create_bool("fail_worker_creation", 0600, dir, &wq_fail_creation);
+}

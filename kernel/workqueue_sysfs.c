@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The workqueue sysfs ABI, under /sys/devices/virtual/workqueue/:
+ *
+ *   cpumask            where unbound items may run (read, write)
+ *   cpumask_requested  what was last written there (read)
+ *   cpumask_isolated   CPUs excluded by cpusets (read)
+ *
+ * and per WQ_SYSFS workqueue, in a directory named after it:
+ *
+ *   per_cpu, max_active                      every workqueue
+ *   nice, cpumask, affinity_scope,
+ *   affinity_strict                          unbound workqueues only
+ *
+ * Writes that do not parse or are out of range fail with -EINVAL and
+ * change nothing.  Locking letters are those of kernel/workqueue_impl.h.
+ */
+#include <linux/device.h>
+#include <linux/slab.h>
+
+#include "workqueue_impl.h"
+
+struct wq_device {
+	struct workqueue_struct	*wq;
+	struct device		dev;
+};
+
+static struct workqueue_struct *dev_to_wq(struct device *dev)
+{
+	return container_of(dev, struct wq_device, dev)->wq;
+}
+
+/* 1. per-workqueue files */
+
+static ssize_t per_cpu_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%d\n", !(dev_to_wq(dev)->flags & WQ_UNBOUND));
+}
+static DEVICE_ATTR_RO(per_cpu);
+
+static ssize_t max_active_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(dev_to_wq(dev)->saved_max_active));
+}
+
+static ssize_t max_active_store(struct device *dev,
+				struct device_attribute *attr, const char *buf,
+				size_t count)
+{
+	int val;
+
+	if (kstrtoint(buf, 0, &val) || val <= 0)
+		return -EINVAL;
+	workqueue_set_max_active(dev_to_wq(dev), val);
+	return count;
+}
+static DEVICE_ATTR_RW(max_active);
+
+/*
+ * Change one unbound attribute: copy the current ones, let @edit change the
+ * copy from @buf, apply it.
+ */
+static ssize_t edit_wq_attrs(struct device *dev, const char *buf, size_t count,
+			     int (*edit)(struct workqueue_attrs *attrs,
+					 const char *buf))
+{
+	struct workqueue_struct *wq = dev_to_wq(dev);
+	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
+	int ret = -ENOMEM;
+
+	if (!attrs)
+		return -ENOMEM;
+	apply_wqattrs_lock();
+	copy_workqueue_attrs(attrs, wq->unbound_attrs);
+	ret = edit(attrs, buf);
+	if (!ret)
+		ret = apply_workqueue_attrs_locked(wq, attrs);
+	apply_wqattrs_unlock();
+	free_workqueue_attrs(attrs);
+	return ret ?: count;
+}
+
+static ssize_t nice_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct workqueue_struct *wq = dev_to_wq(dev);
+	int nice;
+
+	mutex_lock(&wq->mutex);
+	nice = wq->unbound_attrs->nice;
+	mutex_unlock(&wq->mutex);
+	return sysfs_emit(buf, "%d\n", nice);
+}
+
+static int edit_nice(struct workqueue_attrs *attrs, const char *buf)
+{
+	int nice;
+
+	if (kstrtoint(buf, 0, &nice) || nice < MIN_NICE || nice > MAX_NICE)
+		return -EINVAL;
+	attrs->nice = nice;
+	return 0;
+}
+
+static ssize_t nice_store(struct device *dev, struct device_attribute *attr,
+			  const char *buf, size_t count)
+{
+	return edit_wq_attrs(dev, buf, count, edit_nice);
+}
+static DEVICE_ATTR_RW(nice);
+
+static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct workqueue_struct *wq = dev_to_wq(dev);
+	ssize_t len;
+
+	mutex_lock(&wq->mutex);
+	len = sysfs_emit(buf, "%*pb\n", cpumask_pr_args(wq->unbound_attrs->cpumask));
+	mutex_unlock(&wq->mutex);
+	return len;
+}
+
+static int edit_cpumask(struct workqueue_attrs *attrs, const char *buf)
+{
+	return cpumask_parse(buf, attrs->cpumask) ? -EINVAL : 0;
+}
+
+static ssize_t cpumask_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t count)
+{
+	return edit_wq_attrs(dev, buf, count, edit_cpumask);
+}
+static DEVICE_ATTR_RW(cpumask);
+
+static ssize_t affinity_scope_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct workqueue_struct *wq = dev_to_wq(dev);
+	enum wq_affn_scope scope;
+
+	mutex_lock(&wq->mutex);
+	scope = wq->unbound_attrs->affn_scope;
+	mutex_unlock(&wq->mutex);
+	if (scope == WQ_AFFN_DFL)
+		return sysfs_emit(buf, "%s (%s)\n", wq_affn_names[WQ_AFFN_DFL],
+				  wq_affn_names[wq_affn_dfl]);
+	return sysfs_emit(buf, "%s\n", wq_affn_names[scope]);
+}
+
+static int edit_scope(struct workqueue_attrs *attrs, const char *buf)
+{
+	int scope = parse_affn_scope(buf);
+
+	if (scope < 0)
+		return -EINVAL;
+	attrs->affn_scope = scope;
+	return 0;
+}
+
+static ssize_t affinity_scope_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t count)
+{
+	return edit_wq_attrs(dev, buf, count, edit_scope);
+}
+static DEVICE_ATTR_RW(affinity_scope);
+
+static ssize_t affinity_strict_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(dev_to_wq(dev)->unbound_attrs->affn_strict));
+}
+
+static int edit_strict(struct workqueue_attrs *attrs, const char *buf)
+{
+	int strict;
+
+	if (kstrtoint(buf, 0, &strict))
+		return -EINVAL;
+	attrs->affn_strict = strict;
+	return 0;
+}
+
+static ssize_t affinity_strict_store(struct device *dev,
+				     struct device_attribute *attr,
+				     const char *buf, size_t count)
+{
+	return edit_wq_attrs(dev, buf, count, edit_strict);
+}
+static DEVICE_ATTR_RW(affinity_strict);
+
+static struct attribute *wq_sysfs_attrs[] = {
+	&dev_attr_per_cpu.attr,
+	&dev_attr_max_active.attr,
+	&dev_attr_nice.attr,
+	&dev_attr_cpumask.attr,
+	&dev_attr_affinity_scope.attr,
+	&dev_attr_affinity_strict.attr,
+	NULL,
+};
+
+/* The attribute files after max_active exist for unbound workqueues only. */
+static umode_t wq_sysfs_attr_visible(struct kobject *kobj,
+				     struct attribute *attr, int n)
+{
+	struct device *dev = kobj_to_dev(kobj);
+
+	if (n >= 2 && !(dev_to_wq(dev)->flags & WQ_UNBOUND))
+		return 0;
+	return attr->mode;
+}
+
+static const struct attribute_group wq_sysfs_group = {
+	.attrs		= wq_sysfs_attrs,
+	.is_visible	= wq_sysfs_attr_visible,
+};
+__ATTRIBUTE_GROUPS(wq_sysfs);
+
+static const struct bus_type wq_subsys = {
+	.name		= "workqueue",
+	.dev_groups	= wq_sysfs_groups,
+};
+
+/* 2. the global unbound cpumask */
+
+static ssize_t show_mask_locked(char *buf, const struct cpumask *mask)
+{
+	ssize_t len;
+
+	mutex_lock(&wq_pool_mutex);
+	len = sysfs_emit(buf, "%*pb\n", cpumask_pr_args(mask));
+	mutex_unlock(&wq_pool_mutex);
+	return len;
+}
+
+static ssize_t cpumask_requested_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	return show_mask_locked(buf, wq_requested_unbound_cpumask);
+}
+static DEVICE_ATTR_RO(cpumask_requested);
+
+static ssize_t cpumask_isolated_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	return show_mask_locked(buf, wq_isolated_cpumask);
+}
+static DEVICE_ATTR_RO(cpumask_isolated);
+
+static ssize_t unbound_cpumask_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	return show_mask_locked(buf, wq_unbound_cpumask);
+}
+
+/* Empty once limited to possible CPUs: -EINVAL. */
+static int workqueue_set_unbound_cpumask(cpumask_var_t mask)
+{
+	int ret;
+
+	if (!cpumask_and(mask, mask, cpu_possible_mask))
+		return -EINVAL;
+	apply_wqattrs_lock();
+	ret = cpumask_equal(mask, wq_unbound_cpumask) ? 0 :
+	      workqueue_apply_unbound_cpumask(mask);
+	if (ret == 0)
+		cpumask_copy(wq_requested_unbound_cpumask, mask);
+	apply_wqattrs_unlock();
+	return ret;
+}
+
+static ssize_t unbound_cpumask_store(struct device *dev,
+				     struct device_attribute *attr,
+				     const char *buf, size_t count)
+{
+	cpumask_var_t mask;
+	int ret;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	ret = cpumask_parse(buf, mask) ? -EINVAL : workqueue_set_unbound_cpumask(mask);
+	free_cpumask_var(mask);
+	return ret ?: count;
+}
+static struct device_attribute dev_attr_unbound_cpumask =
+	__ATTR(cpumask, 0644, unbound_cpumask_show, unbound_cpumask_store);
+
+static struct attribute *wq_root_attrs[] = {
+	&dev_attr_unbound_cpumask.attr, &dev_attr_cpumask_requested.attr,
+	&dev_attr_cpumask_isolated.attr, NULL,
+};
+
+static const struct attribute_group wq_root_group = { .attrs = wq_root_attrs };
+static const struct attribute_group *wq_root_groups[] = { &wq_root_group, NULL };
+
+static void wq_device_release(struct device *dev)
+{
+	kfree(container_of(dev, struct wq_device, dev));
+}
+
+/* /sys/devices/virtual/workqueue/, with the global files in it */
+static int __init wq_sysfs_init(void)
+{
+	int ret = subsys_virtual_register(&wq_subsys, wq_root_groups);
+
+	WARN_ON(ret);
+	return ret;
+}
+core_initcall(wq_sysfs_init);
+
+/* 3. registration */
+
+/**
+ * workqueue_sysfs_register - give a workqueue its sysfs directory
+ * @wq: the workqueue, not ordered
+ *
+ * alloc_workqueue() calls this for WQ_SYSFS.  Ordered workqueues are not
+ * exposed: changing their max_active would break their ordering.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -errno.
+ */
+int workqueue_sysfs_register(struct workqueue_struct *wq)
+{
+	int ret;
+	struct wq_device *wq_dev;
+
+	if (WARN_ON(wq_is_ordered(wq)))
+		return -EINVAL;
+	wq_dev = kzalloc(sizeof(*wq_dev), GFP_KERNEL);
+	if (!wq_dev)
+		return -ENOMEM;
+	*wq_dev = (struct wq_device) {
+		.wq = wq,
+		.dev = { .bus = &wq_subsys, .release = wq_device_release },
+	};
+	dev_set_name(&wq_dev->dev, "%s", wq->name);
+	ret = device_register(&wq_dev->dev);
+	if (ret) {
+		put_device(&wq_dev->dev);
+		return ret;
+	}
+	wq->wq_dev = wq_dev;
+	return 0;
+}
+
+/**
+ * wq_sysfs_unregister - remove a workqueue's sysfs directory, if any
+ * @wq: the workqueue
+ *
+ * Context: process context, may sleep.
+ */
+void wq_sysfs_unregister(struct workqueue_struct *wq)
+{
+	struct wq_device *wq_dev = wq->wq_dev;
+
+	if (!wq_dev)
+		return;
+	wq->wq_dev = NULL;
+	device_unregister(&wq_dev->dev);
+}

@@ -1,0 +1,1015 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unbound workqueues: attributes, pods, shared unbound pools, the pwq
+ * table that maps each CPU to the pwq of its pod, per-node quotas of
+ * active items, and the unbound cpumask.
+ *
+ * An unbound workqueue's attributes (nice, cpumask, affinity scope and
+ * strictness) select pools: the CPUs are split into pods by the affinity
+ * scope, and each pod whose CPUs intersect the cpumask gets the pool for
+ * (nice, pod CPUs).  Pools with equal attributes are shared by all
+ * workqueues.  Items queued on a CPU go to the pwq of that CPU's pod.
+ *
+ * Locking letters are those of kernel/workqueue_impl.h.
+ *
+ * Map of this file:
+ *   1. attributes
+ *   2. pods
+ *   3. unbound pools
+ *   4. node quotas of active items
+ *   5. pwq tables: building, applying, CPU hotplug
+ *   6. the unbound cpumask and parameters
+ */
+#include <linux/cpu.h>
+#include <linux/jhash.h>
+#include <linux/moduleparam.h>
+#include <linux/sched/isolation.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+
+#include "workqueue_impl.h"
+
+static DEFINE_HASHTABLE(unbound_pool_hash, 6);		/* L */
+bool wq_topo_initialized;				/* L */
+struct wq_pod_type wq_pod_types[WQ_AFFN_NR_TYPES];	/* L */
+enum wq_affn_scope wq_affn_dfl = WQ_AFFN_CACHE;
+
+cpumask_var_t wq_unbound_cpumask;		/* L: where unbound items may run */
+cpumask_var_t wq_requested_unbound_cpumask;	/* L: what was asked for */
+cpumask_var_t wq_isolated_cpumask;		/* L: excluded by cpusets */
+static struct cpumask wq_cmdline_cpumask __initdata;
+
+/* in the order of enum wq_affn_scope; the sysfs ABI uses these names */
+const char * const wq_affn_names[WQ_AFFN_NR_TYPES] = {
+	"default", "cpu", "smt", "cache", "numa", "system",
+};
+
+/* ------------------------------------------------------------------ */
+/* 1. attributes                                                       */
+/* ------------------------------------------------------------------ */
+
+/**
+ * free_workqueue_attrs - free attributes
+ * @attrs: the attributes, or %NULL
+ *
+ * Context: any.
+ */
+void free_workqueue_attrs(struct workqueue_attrs *attrs)
+{
+	if (!attrs)
+		return;
+	free_cpumask_var(attrs->cpumask);
+	free_cpumask_var(attrs->__pod_cpumask);
+	kfree(attrs);
+}
+
+/**
+ * alloc_workqueue_attrs - allocate default attributes
+ *
+ * Nice 0, every possible CPU, the default affinity scope, not strict.
+ *
+ * Context: process context, may sleep.
+ * Return: the attributes, or %NULL.
+ */
+struct workqueue_attrs *alloc_workqueue_attrs(void)
+{
+	struct workqueue_attrs *attrs = kzalloc(sizeof(*attrs), GFP_KERNEL);
+
+	if (!attrs)
+		return NULL;
+	if (!alloc_cpumask_var(&attrs->cpumask, GFP_KERNEL) ||
+	    !alloc_cpumask_var(&attrs->__pod_cpumask, GFP_KERNEL)) {
+		free_workqueue_attrs(attrs);
+		return NULL;
+	}
+	cpumask_copy(attrs->cpumask, cpu_possible_mask);
+	attrs->affn_scope = WQ_AFFN_DFL;
+	return attrs;
+}
+
+static void copy_attr_masks(struct workqueue_attrs *to,
+			    const struct workqueue_attrs *from)
+{
+	cpumask_copy(to->cpumask, from->cpumask);
+	cpumask_copy(to->__pod_cpumask, from->__pod_cpumask);
+}
+
+/**
+ * copy_workqueue_attrs - copy every field of @from to @to
+ * @to: destination
+ * @from: source
+ */
+void copy_workqueue_attrs(struct workqueue_attrs *to,
+			  const struct workqueue_attrs *from)
+{
+	copy_attr_masks(to, from);
+	to->affn_scope = from->affn_scope;
+	to->affn_strict = from->affn_strict;
+	to->ordered = from->ordered;
+	to->nice = from->nice;
+}
+
+/*
+ * What makes two pools different: nice, CPUs, pod and strictness.  A
+ * strict pool runs only on its pod, so its cpumask does not matter.
+ */
+static u32 pool_attrs_hash(const struct workqueue_attrs *attrs)
+{
+	u32 seed = ((u32)attrs->nice << 1) | attrs->affn_strict;
+	u32 hash = jhash(cpumask_bits(attrs->__pod_cpumask), cpumask_size(), seed);
+
+	return attrs->affn_strict ? hash :
+	       jhash(cpumask_bits(attrs->cpumask), cpumask_size(), hash);
+}
+
+static bool pool_attrs_equal(const struct workqueue_attrs *a,
+			     const struct workqueue_attrs *b)
+{
+	return a->nice == b->nice && a->affn_strict == b->affn_strict &&
+	       cpumask_equal(a->__pod_cpumask, b->__pod_cpumask) &&
+	       (a->affn_strict || cpumask_equal(a->cpumask, b->cpumask));
+}
+
+static enum wq_affn_scope effective_scope(const struct workqueue_attrs *attrs)
+{
+	return attrs->affn_scope == WQ_AFFN_DFL ? wq_affn_dfl : attrs->affn_scope;
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. pods                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Room for the CPU masks and nodes of @pt->nr_pods pods; boot-time only. */
+static void __init alloc_pods(struct wq_pod_type *pt)
+{
+	int i;
+
+	pt->pod_node = kcalloc(pt->nr_pods, sizeof(*pt->pod_node), GFP_KERNEL);
+	pt->pod_cpus = kcalloc(pt->nr_pods, sizeof(*pt->pod_cpus), GFP_KERNEL);
+	for (i = 0; pt->pod_cpus && i < pt->nr_pods; i++)
+		if (!zalloc_cpumask_var(&pt->pod_cpus[i], GFP_KERNEL))
+			break;
+	BUG_ON(!pt->pod_node || !pt->pod_cpus || i < pt->nr_pods);
+}
+
+/*
+ * Split the possible CPUs into pods: CPUs @same says belong together share
+ * a pod.  Allocation failure at boot is fatal.
+ */
+static void __init init_pod_type(struct wq_pod_type *pt,
+				 bool (*same)(int a, int b))
+{
+	int cpu, other, pod;
+
+	pt->nr_pods = 0;
+	pt->cpu_pod = kcalloc(nr_cpu_ids, sizeof(pt->cpu_pod[0]), GFP_KERNEL);
+	BUG_ON(!pt->cpu_pod);
+	for_each_possible_cpu(cpu) {
+		pt->cpu_pod[cpu] = -1;
+		for_each_possible_cpu(other) {
+			if (other >= cpu)
+				break;
+			if (same(cpu, other)) {
+				pt->cpu_pod[cpu] = pt->cpu_pod[other];
+				break;
+			}
+		}
+		if (pt->cpu_pod[cpu] < 0)
+			pt->cpu_pod[cpu] = pt->nr_pods++;
+	}
+
+	alloc_pods(pt);
+	for_each_possible_cpu(cpu) {
+		pod = pt->cpu_pod[cpu];
+		pt->pod_node[pod] = cpu_to_node(cpu);
+		cpumask_set_cpu(cpu, pt->pod_cpus[pod]);
+	}
+}
+
+static bool __init cpus_dont_share(int a, int b)
+{
+	return false;
+}
+
+static bool __init cpus_share_smt(int a, int b)
+{
+	return IS_ENABLED(CONFIG_SCHED_SMT) &&
+	       cpumask_test_cpu(a, topology_sibling_cpumask(b));
+}
+
+static bool __init cpus_share_numa(int a, int b)
+{
+	return cpu_to_node(a) == cpu_to_node(b);
+}
+
+static bool __init cpus_share_all(int a, int b)
+{
+	return true;
+}
+
+/**
+ * wq_init_pod_types_early - pods before the topology is known
+ *
+ * Until workqueue_init_topology(), every scope is one pod of all CPUs.
+ *
+ * Context: early boot.
+ */
+void __init wq_init_pod_types_early(void)
+{
+	int i;
+
+	for (i = 0; i < WQ_AFFN_NR_TYPES; i++)
+		init_pod_type(&wq_pod_types[i], cpus_share_all);
+}
+
+/**
+ * wq_init_pod_types - pods of each affinity scope from the topology
+ *
+ * Context: boot, from workqueue_init_topology().
+ */
+void __init wq_init_pod_types(void)
+{
+	init_pod_type(&wq_pod_types[WQ_AFFN_CPU], cpus_dont_share);
+	init_pod_type(&wq_pod_types[WQ_AFFN_SMT], cpus_share_smt);
+	init_pod_type(&wq_pod_types[WQ_AFFN_CACHE], cpus_share_cache);
+	init_pod_type(&wq_pod_types[WQ_AFFN_NUMA], cpus_share_numa);
+}
+
+/*
+ * The CPUs an unbound pwq for @cpu's pod should use under @attrs: the pod
+ * within the cpumask, without @off_cpu (going down) and, once the topology
+ * is known, without offline CPUs.  Empty means: use the default pwq.
+ */
+static void calc_pod_cpumask(struct workqueue_attrs *attrs, int cpu, int off_cpu)
+{
+	const struct wq_pod_type *pt = &wq_pod_types[effective_scope(attrs)];
+	int pod = pt->cpu_pod[cpu];
+
+	cpumask_and(attrs->__pod_cpumask, pt->pod_cpus[pod], attrs->cpumask);
+	if (wq_topo_initialized)
+		cpumask_and(attrs->__pod_cpumask, attrs->__pod_cpumask,
+			    cpu_online_mask);
+	if (off_cpu >= 0)
+		cpumask_clear_cpu(off_cpu, attrs->__pod_cpumask);
+}
+
+/* ------------------------------------------------------------------ */
+/* 3. unbound pools                                                    */
+/* ------------------------------------------------------------------ */
+
+/* The node all of @mask's CPUs are on, or NUMA_NO_NODE. */
+static int cpumask_node(const struct cpumask *mask)
+{
+	int node = cpu_to_node(cpumask_first(mask));
+
+	if (node == NUMA_NO_NODE || !cpumask_subset(mask, cpumask_of_node(node)))
+		return NUMA_NO_NODE;
+	return node;
+}
+
+static void rcu_free_pool(struct rcu_head *rcu)
+{
+	struct worker_pool *pool = container_of(rcu, struct worker_pool, rcu);
+
+	ida_destroy(&pool->worker_ida);
+	free_workqueue_attrs(pool->attrs);
+	kfree(pool);
+}
+
+/**
+ * get_unbound_pool - the shared pool for some attributes
+ * @attrs: nice, cpumask, pod cpumask and strictness wanted
+ *
+ * Context: wq_pool_mutex (L), may sleep.
+ * Return: the pool with a reference taken, or %NULL.
+ */
+struct worker_pool *get_unbound_pool(const struct workqueue_attrs *attrs)
+{
+	u32 hash = pool_attrs_hash(attrs);
+	struct worker_pool *pool;
+	int node;
+
+	wq_assert_L();
+	hash_for_each_possible(unbound_pool_hash, pool, hash_node, hash) {
+		if (pool_attrs_equal(pool->attrs, attrs)) {
+			pool->refcnt++;
+			return pool;
+		}
+	}
+
+	node = cpumask_node(attrs->__pod_cpumask);
+	pool = kzalloc_node(sizeof(*pool), GFP_KERNEL, node);
+	if (!pool || init_worker_pool(pool))
+		goto err;
+	copy_workqueue_attrs(pool->attrs, attrs);
+	pool->attrs->ordered = false;
+	pool->attrs->affn_scope = WQ_AFFN_DFL;
+	pool->node = node;
+	if (worker_pool_assign_id(pool))
+		goto err;
+	if (wq_online && create_worker(pool)) {
+		idr_remove(&worker_pool_idr, pool->id);
+		goto err;
+	}
+	hash_add(unbound_pool_hash, &pool->hash_node, hash);
+	return pool;
+err:
+	if (pool)
+		free_workqueue_attrs(pool->attrs);
+	kfree(pool);
+	return NULL;
+}
+
+/**
+ * put_unbound_pool - drop a reference to an unbound pool
+ * @pool: the pool
+ *
+ * The last reference ends its workers and frees it after RCU.
+ *
+ * Context: wq_pool_mutex (L), may sleep.
+ */
+void put_unbound_pool(struct worker_pool *pool)
+{
+	wq_assert_L();
+	if (--pool->refcnt)
+		return;
+	if (WARN_ON_ONCE(pool->cpu >= 0) ||
+	    WARN_ON_ONCE(!list_empty(&pool->worklist)))
+		return;
+	idr_remove(&worker_pool_idr, pool->id);
+	hash_del(&pool->hash_node);
+	retire_pool_workers(pool);
+	timer_delete_sync(&pool->idle_timer);
+	cancel_work_sync(&pool->idle_cull_work);
+	timer_delete_sync(&pool->mayday_timer);
+	call_rcu(&pool->rcu, rcu_free_pool);
+}
+
+/* ------------------------------------------------------------------ */
+/* 4. node quotas of active items                                      */
+/* ------------------------------------------------------------------ */
+
+/**
+ * wq_node_nr_active - the quota of @wq on a node
+ * @wq: an unbound workqueue
+ * @node: the node, or NUMA_NO_NODE
+ *
+ * Return: the quota.
+ */
+struct wq_node_nr_active *wq_node_nr_active(struct workqueue_struct *wq,
+					    int node)
+{
+	if (node == NUMA_NO_NODE)
+		node = nr_node_ids;
+	return wq->node_nr_active[node];
+}
+
+/**
+ * wq_alloc_node_nr_active - allocate the per-node quotas of @wq
+ * @wq: a new unbound workqueue
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int wq_alloc_node_nr_active(struct workqueue_struct *wq)
+{
+	int node;
+
+	for (node = 0; node <= nr_node_ids; node++) {
+		struct wq_node_nr_active *nna;
+
+		nna = kzalloc_node(sizeof(*nna), GFP_KERNEL,
+				   node < nr_node_ids ? node : NUMA_NO_NODE);
+		if (!nna)
+			return -ENOMEM;
+		nna->max = WQ_DFL_MIN_ACTIVE;
+		raw_spin_lock_init(&nna->lock);
+		INIT_LIST_HEAD(&nna->pending_pwqs);
+		wq->node_nr_active[node] = nna;
+	}
+	return 0;
+}
+
+/**
+ * wq_free_node_nr_active - free the per-node quotas of @wq
+ * @wq: the workqueue
+ */
+void wq_free_node_nr_active(struct workqueue_struct *wq)
+{
+	int node;
+
+	for (node = 0; node <= nr_node_ids; node++)
+		kfree(wq->node_nr_active[node]);
+}
+
+/**
+ * wq_update_node_max_active - share max_active among the NUMA nodes
+ * @wq: an unbound workqueue
+ * @off_cpu: a CPU going down, or -1
+ *
+ * Each node gets a share of max_active in proportion to its online CPUs
+ * in the workqueue's cpumask, but never less than min_active (so that
+ * every node makes progress) nor more than max_active.
+ *
+ * Context: wq->mutex (W).
+ */
+void wq_update_node_max_active(struct workqueue_struct *wq, int off_cpu)
+{
+	const struct cpumask *mask = wq->unbound_attrs->cpumask;
+	int max = READ_ONCE(wq->max_active), min = READ_ONCE(wq->min_active);
+	int total, node;
+
+	wq_assert_W(wq);
+	if (!wq_topo_initialized)
+		return;
+	total = cpumask_weight_and(mask, cpu_online_mask);
+	if (off_cpu >= 0 && cpumask_test_cpu(off_cpu, mask))
+		total--;
+	for_each_node(node) {
+		int cpus = cpumask_weight_and(mask, cpumask_of_node(node));
+		int quota = min;
+
+		cpumask_and(wq->unbound_attrs->__pod_cpumask, mask, cpumask_of_node(node));
+		cpus = cpumask_weight_and(wq->unbound_attrs->__pod_cpumask,
+					  cpu_online_mask);
+		if (off_cpu >= 0 && cpu_to_node(off_cpu) == node &&
+		    cpumask_test_cpu(off_cpu, mask))
+			cpus--;
+		if (total > 0)
+			quota = clamp(DIV_ROUND_UP(max * cpus, total), min, max);
+		WRITE_ONCE(wq_node_nr_active(wq, node)->max, quota);
+	}
+	WRITE_ONCE(wq_node_nr_active(wq, NUMA_NO_NODE)->max, max);
+}
+
+/**
+ * node_quota_tryinc_locked - take a slot of a node's quota for @pwq
+ * @pwq: an unbound pwq with an item to activate
+ * @fill: take a free slot even if other pwqs wait for one
+ *
+ * Without a slot, @pwq joins the node's waiting pwqs, served in order.
+ *
+ * Context: pool->lock (P) of @pwq's pool.
+ * Return: whether a slot was taken.
+ */
+bool node_quota_tryinc_locked(struct pool_workqueue *pwq, bool fill)
+{
+	struct wq_node_nr_active *nna = wq_node_nr_active(pwq->wq, pwq->pool->node);
+	struct pool_workqueue *first;
+	bool ok;
+
+	wq_assert_P(pwq->pool);
+	raw_spin_lock(&nna->lock);
+	first = list_first_entry_or_null(&nna->pending_pwqs,
+					 struct pool_workqueue, pending_node);
+	ok = atomic_read(&nna->nr) < READ_ONCE(nna->max) &&
+	     (fill || !first || first == pwq);
+	if (ok) {
+		atomic_inc(&nna->nr);
+		list_del_init(&pwq->pending_node);
+	} else if (list_empty(&pwq->pending_node)) {
+		list_add_tail(&pwq->pending_node, &nna->pending_pwqs);
+	}
+	raw_spin_unlock(&nna->lock);
+	return ok;
+}
+
+/*
+ * Give the freed slot to @next, a pwq waiting on another pool: we cannot
+ * hold two pool locks, so ours is dropped meanwhile.  @next stays valid:
+ * it has inactive items, and interrupts stay disabled, which holds off the
+ * RCU grace period its release would wait for.
+ */
+static void hand_slot_to_other_pool(struct worker_pool *pool,
+				    struct pool_workqueue *next)
+	__releases(&pool->lock) __acquires(&pool->lock)
+{
+	raw_spin_unlock(&pool->lock);
+	raw_spin_lock(&next->pool->lock);
+	pwq_activate_inactive_locked(next);
+	raw_spin_unlock(&next->pool->lock);
+	raw_spin_lock(&pool->lock);
+}
+
+/**
+ * node_quota_dec_locked - an active item of @pwq is done
+ * @pwq: an unbound pwq
+ *
+ * The slot goes to the pwq of the node that waits longest.
+ *
+ * Context: pool->lock (P) of @pwq's pool, interrupts disabled; the lock
+ * may be dropped and retaken.
+ */
+void node_quota_dec_locked(struct pool_workqueue *pwq)
+{
+	struct wq_node_nr_active *nna = wq_node_nr_active(pwq->wq, pwq->pool->node);
+	struct pool_workqueue *next;
+
+	wq_assert_P(pwq->pool);
+	lockdep_assert_irqs_disabled();
+	raw_spin_lock(&nna->lock);
+	atomic_dec(&nna->nr);
+	next = list_first_entry_or_null(&nna->pending_pwqs,
+					struct pool_workqueue, pending_node);
+	raw_spin_unlock(&nna->lock);
+	if (!next)
+		return;
+	if (next->pool == pwq->pool)
+		pwq_activate_inactive_locked(next);
+	else
+		hand_slot_to_other_pool(pwq->pool, next);
+}
+
+/* ------------------------------------------------------------------ */
+/* 5. pwq tables: building, applying, CPU hotplug                      */
+/* ------------------------------------------------------------------ */
+
+/**
+ * apply_wqattrs_lock - lock out CPU hotplug and pool changes
+ *
+ * Context: process context; takes cpus_read_lock and wq_pool_mutex (L).
+ */
+void apply_wqattrs_lock(void)
+{
+	cpus_read_lock();
+	mutex_lock(&wq_pool_mutex);
+}
+
+/**
+ * apply_wqattrs_unlock - undo apply_wqattrs_lock()
+ */
+void apply_wqattrs_unlock(void)
+{
+	mutex_unlock(&wq_pool_mutex);
+	cpus_read_unlock();
+}
+
+/* A new pwq of @wq on the pool for @attrs (pod cpumask set). */
+static struct pool_workqueue *alloc_unbound_pwq(struct workqueue_struct *wq,
+						const struct workqueue_attrs *attrs)
+{
+	struct worker_pool *pool = get_unbound_pool(attrs);
+	struct pool_workqueue *pwq;
+
+	wq_assert_L();
+	if (!pool)
+		return NULL;
+	pwq = alloc_pwq(wq, pool);
+	if (!pwq)
+		put_unbound_pool(pool);
+	return pwq;
+}
+
+/**
+ * struct wq_table - a pwq table being built for an unbound workqueue
+ * @attrs: the attributes it implements, cpumask within the unbound cpumask
+ * @fresh: pwqs made for it, linked through ->pwqs_node until installed
+ * @dfl: the pwq for CPUs whose pod has no usable CPU (or all of them)
+ * @pwq: per possible CPU, the pwq its items go to
+ */
+struct wq_table {
+	struct workqueue_attrs	*attrs;
+	struct list_head	fresh;
+	struct pool_workqueue	*dfl;
+	struct pool_workqueue	*pwq[];
+};
+
+/* The table's pwq for a pod: one made already for the same pool, or new. */
+static struct pool_workqueue *table_pwq(struct wq_table *t,
+					struct workqueue_struct *wq,
+					const struct workqueue_attrs *pod)
+{
+	struct pool_workqueue *pwq;
+
+	list_for_each_entry(pwq, &t->fresh, pwqs_node)
+		if (pool_attrs_equal(pwq->pool->attrs, pod))
+			return pwq;
+	pwq = alloc_unbound_pwq(wq, pod);
+	if (pwq)
+		list_add_tail(&pwq->pwqs_node, &t->fresh);
+	return pwq;
+}
+
+/* Forget a table that was never installed. */
+static void free_wq_table(struct wq_table *t)
+{
+	struct pool_workqueue *pwq, *tmp;
+
+	list_for_each_entry_safe(pwq, tmp, &t->fresh, pwqs_node) {
+		list_del(&pwq->pwqs_node);
+		put_unbound_pool(pwq->pool);
+		discard_pwq(pwq);
+	}
+	free_workqueue_attrs(t->attrs);
+	kfree(t);
+}
+
+/*
+ * The attributes a workqueue asked for, made effective: its cpumask within
+ * the unbound cpumask (all of that if they do not meet).
+ */
+static void effective_attrs(struct workqueue_attrs *to,
+			    const struct workqueue_attrs *from,
+			    struct workqueue_struct *wq)
+{
+	copy_workqueue_attrs(to, from);
+	cpumask_and(to->cpumask, from->cpumask, wq_unbound_cpumask);
+	if (cpumask_empty(to->cpumask))
+		cpumask_copy(to->cpumask, wq_unbound_cpumask);
+	to->ordered = wq_is_ordered(wq);
+}
+
+/* The pod attributes of @cpu under @t's attributes; false: use dfl. */
+static bool table_pod_attrs(struct workqueue_attrs *pod,
+			    const struct workqueue_attrs *attrs, int cpu,
+			    int off_cpu)
+{
+	copy_workqueue_attrs(pod, attrs);
+	if (attrs->ordered)
+		return false;
+	calc_pod_cpumask(pod, cpu, off_cpu);
+	return !cpumask_empty(pod->__pod_cpumask) &&
+	       !cpumask_equal(pod->__pod_cpumask, pod->cpumask);
+}
+
+static struct wq_table *build_wq_table(struct workqueue_struct *wq,
+				       const struct workqueue_attrs *attrs)
+{
+	struct workqueue_attrs *pod = alloc_workqueue_attrs();
+	struct wq_table *t;
+	int cpu;
+
+	wq_assert_L();
+	t = kzalloc(struct_size(t, pwq, nr_cpu_ids), GFP_KERNEL);
+	if (!t || !pod)
+		goto err_free;
+	INIT_LIST_HEAD(&t->fresh);
+	t->attrs = alloc_workqueue_attrs();
+	if (!t->attrs)
+		goto err_table;
+	effective_attrs(t->attrs, attrs, wq);
+
+	copy_workqueue_attrs(pod, t->attrs);
+	cpumask_copy(pod->__pod_cpumask, pod->cpumask);
+	t->dfl = table_pwq(t, wq, pod);
+	if (!t->dfl)
+		goto err_table;
+	for_each_possible_cpu(cpu) {
+		if (!table_pod_attrs(pod, t->attrs, cpu, -1)) {
+			t->pwq[cpu] = t->dfl;
+			continue;
+		}
+		t->pwq[cpu] = table_pwq(t, wq, pod);
+		if (!t->pwq[cpu])
+			goto err_table;
+	}
+	free_workqueue_attrs(pod);
+	return t;
+
+err_table:
+	free_wq_table(t);
+	t = NULL;
+err_free:
+	kfree(t);
+	free_workqueue_attrs(pod);
+	return NULL;
+}
+
+/* Point @slot at @pwq (taking a reference) and drop the old pwq's. */
+static void set_table_entry(struct workqueue_struct *wq,
+			    struct pool_workqueue __rcu **slot,
+			    struct pool_workqueue *pwq)
+{
+	struct pool_workqueue *old;
+
+	wq_assert_W(wq);
+	raw_spin_lock_irq(&pwq->pool->lock);
+	pwq->refcnt++;
+	raw_spin_unlock_irq(&pwq->pool->lock);
+	old = rcu_replace_pointer(*slot, pwq, lockdep_is_held(&wq->mutex));
+	put_pwq_unlocked(old);
+}
+
+/*
+ * Install a built table: link its pwqs (an ordered workqueue's new pwq
+ * waits, plugged, until the old ones drained), record the requested
+ * attributes and switch every entry.
+ */
+static void install_wq_table(struct workqueue_struct *wq, struct wq_table *t,
+			     const struct workqueue_attrs *requested)
+{
+	bool plug = wq_is_ordered(wq) && !list_empty(&wq->pwqs);
+	struct pool_workqueue *pwq, *tmp;
+	int cpu;
+
+	wq_assert_L();
+	mutex_lock(&wq->mutex);
+	list_for_each_entry_safe(pwq, tmp, &t->fresh, pwqs_node) {
+		list_del_init(&pwq->pwqs_node);
+		pwq->plugged = plug;
+		link_pwq(pwq);
+	}
+	copy_workqueue_attrs(wq->unbound_attrs, requested);
+	cpumask_and(wq->unbound_attrs->cpumask, requested->cpumask,
+		    cpu_possible_mask);
+	for_each_possible_cpu(cpu)
+		set_table_entry(wq, per_cpu_ptr(wq->cpu_pwq, cpu), t->pwq[cpu]);
+	set_table_entry(wq, &wq->dfl_pwq, t->dfl);
+	wq_refresh_limits(wq);
+	mutex_unlock(&wq->mutex);
+	free_workqueue_attrs(t->attrs);
+	kfree(t);
+}
+
+/* Rebuild @wq's table for @attrs. */
+static int rebuild_wq_table(struct workqueue_struct *wq,
+			    const struct workqueue_attrs *attrs)
+{
+	struct wq_table *t = build_wq_table(wq, attrs);
+
+	if (!t)
+		return -ENOMEM;
+	install_wq_table(wq, t, attrs);
+	return 0;
+}
+
+static bool attrs_valid(const struct workqueue_attrs *attrs)
+{
+	return attrs->nice >= MIN_NICE && attrs->nice <= MAX_NICE &&
+	       attrs->affn_scope >= 0 && attrs->affn_scope < WQ_AFFN_NR_TYPES;
+}
+
+/**
+ * apply_workqueue_attrs_locked - apply_workqueue_attrs() with locks held
+ * @wq: an unbound workqueue
+ * @attrs: the new attributes
+ *
+ * Context: apply_wqattrs_lock() held.
+ * Return: 0, -EINVAL for a per-CPU workqueue or invalid attributes,
+ * -ENOMEM.
+ */
+int apply_workqueue_attrs_locked(struct workqueue_struct *wq,
+				 const struct workqueue_attrs *attrs)
+{
+	wq_assert_L();
+	if (WARN_ON_ONCE(!(wq->flags & WQ_UNBOUND)))
+		return -EINVAL;
+	if (!attrs_valid(attrs)) {
+		pr_warn_once("workqueue: %s: invalid attributes (nice %d, scope %d)\n",
+			     wq->name, attrs->nice, attrs->affn_scope);
+		return -EINVAL;
+	}
+	return rebuild_wq_table(wq, attrs);
+}
+
+/**
+ * apply_workqueue_attrs - change an unbound workqueue's attributes
+ * @wq: the workqueue
+ * @attrs: the new attributes
+ *
+ * Items queued from now on go to pools with the new attributes; items in
+ * flight finish where they are.
+ *
+ * Context: process context, may sleep; takes the CPU hotplug lock.
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int apply_workqueue_attrs(struct workqueue_struct *wq,
+			  const struct workqueue_attrs *attrs)
+{
+	int ret;
+
+	apply_wqattrs_lock();
+	ret = apply_workqueue_attrs_locked(wq, attrs);
+	apply_wqattrs_unlock();
+	return ret;
+}
+
+/**
+ * alloc_unbound_pwqs - the first pwq table of a new unbound workqueue
+ * @wq: the workqueue
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -errno.
+ */
+int alloc_unbound_pwqs(struct workqueue_struct *wq)
+{
+	bool highpri = wq->flags & WQ_HIGHPRI;
+	const struct workqueue_attrs *attrs = wq_is_ordered(wq) ?
+		ordered_wq_attrs[highpri] : unbound_std_wq_attrs[highpri];
+	int ret;
+
+	apply_wqattrs_lock();
+	ret = rebuild_wq_table(wq, attrs);
+	apply_wqattrs_unlock();
+	return ret;
+}
+
+/**
+ * wq_update_pod - refresh the pwq of one CPU for a CPU going up or down
+ * @wq: the workqueue
+ * @cpu: the CPU whose table entry to refresh
+ * @hotplug_cpu: the CPU going up or down
+ * @online: whether @hotplug_cpu goes up
+ *
+ * Context: wq_pool_mutex (L), CPU hotplug lock.
+ */
+void wq_update_pod(struct workqueue_struct *wq, int cpu, int hotplug_cpu,
+		   bool online)
+{
+	struct workqueue_attrs *attrs, *pod;
+	struct pool_workqueue *cur, *pwq;
+
+	wq_assert_L();
+	if (!(wq->flags & WQ_UNBOUND) || wq_is_ordered(wq))
+		return;
+	attrs = alloc_workqueue_attrs();
+	pod = alloc_workqueue_attrs();
+	if (!attrs || !pod)
+		goto out;
+	effective_attrs(attrs, wq->unbound_attrs, wq);
+
+	mutex_lock(&wq->mutex);
+	cur = rcu_dereference_protected(*per_cpu_ptr(wq->cpu_pwq, cpu),
+					lockdep_is_held(&wq->mutex));
+	pwq = rcu_dereference_protected(wq->dfl_pwq, lockdep_is_held(&wq->mutex));
+	if (table_pod_attrs(pod, attrs, cpu, online ? -1 : hotplug_cpu)) {
+		if (pool_attrs_equal(cur->pool->attrs, pod))
+			goto unlock;
+		pwq = alloc_unbound_pwq(wq, pod);
+		if (!pwq) {
+			pr_warn("workqueue: %s: no pwq for CPU %d's pod, using the default\n",
+				wq->name, cpu);
+			pwq = rcu_dereference_protected(wq->dfl_pwq,
+							lockdep_is_held(&wq->mutex));
+		}
+		link_pwq(pwq);
+	}
+	if (pwq != cur)
+		set_table_entry(wq, per_cpu_ptr(wq->cpu_pwq, cpu), pwq);
+unlock:
+	mutex_unlock(&wq->mutex);
+out:
+	free_workqueue_attrs(attrs);
+	free_workqueue_attrs(pod);
+}
+
+/* ------------------------------------------------------------------ */
+/* 6. the unbound cpumask and parameters                               */
+/* ------------------------------------------------------------------ */
+
+/* Rebuild the tables of every unbound workqueue (new mask or scope). */
+static int rebuild_all_tables(bool only_dfl_scope)
+{
+	struct workqueue_struct *wq;
+	int ret = 0;
+
+	wq_assert_L();
+	list_for_each_entry(wq, &workqueues, list) {
+		if (!(wq->flags & WQ_UNBOUND))
+			continue;
+		if (only_dfl_scope && wq->unbound_attrs->affn_scope != WQ_AFFN_DFL)
+			continue;
+		ret = rebuild_wq_table(wq, wq->unbound_attrs);
+		if (ret)
+			break;
+	}
+	return ret;
+}
+
+/**
+ * workqueue_apply_unbound_cpumask - move every unbound workqueue to a mask
+ * @unbound_cpumask: where unbound items may run from now on
+ *
+ * On failure the old mask is restored.
+ *
+ * Context: apply_wqattrs_lock() held.
+ * Return: 0 or -ENOMEM.
+ */
+int workqueue_apply_unbound_cpumask(const cpumask_var_t unbound_cpumask)
+{
+	cpumask_var_t saved;
+	int ret;
+
+	wq_assert_L();
+	if (!zalloc_cpumask_var(&saved, GFP_KERNEL))
+		return -ENOMEM;
+	cpumask_copy(saved, wq_unbound_cpumask);
+	cpumask_copy(wq_unbound_cpumask, unbound_cpumask);
+	ret = rebuild_all_tables(false);
+	if (ret) {
+		cpumask_copy(wq_unbound_cpumask, saved);
+		rebuild_all_tables(false);
+	}
+	free_cpumask_var(saved);
+	return ret;
+}
+
+/**
+ * workqueue_unbound_exclude_cpumask - keep unbound items off some CPUs
+ * @exclude_cpumask: the CPUs (isolated by cpusets)
+ *
+ * The unbound cpumask becomes the requested one without them (the
+ * requested one alone if that leaves nothing).
+ *
+ * Context: process context, CPU hotplug lock held.
+ * Return: 0 or -errno.
+ */
+int workqueue_unbound_exclude_cpumask(cpumask_var_t exclude_cpumask)
+{
+	cpumask_var_t want;
+	int ret;
+
+	lockdep_assert_cpus_held();
+	if (!alloc_cpumask_var(&want, GFP_KERNEL))
+		return -ENOMEM;
+	/* isolating everything leaves the requested mask as it is */
+	if (!cpumask_andnot(want, wq_requested_unbound_cpumask, exclude_cpumask))
+		cpumask_copy(want, wq_requested_unbound_cpumask);
+	mutex_lock(&wq_pool_mutex);
+	cpumask_copy(wq_isolated_cpumask, exclude_cpumask);
+	ret = cpumask_equal(want, wq_unbound_cpumask) ? 0 :
+	      workqueue_apply_unbound_cpumask(want);
+	mutex_unlock(&wq_pool_mutex);
+	free_cpumask_var(want);
+	return ret;
+}
+
+static int __init workqueue_unbound_cpus_setup(char *str)
+{
+	if (cpulist_parse(str, &wq_cmdline_cpumask) < 0) {
+		cpumask_clear(&wq_cmdline_cpumask);
+		pr_warn("workqueue.unbound_cpus: invalid CPU list \"%s\", ignored\n", str);
+	}
+	return 1;
+}
+__setup("workqueue.unbound_cpus=", workqueue_unbound_cpus_setup);
+
+/**
+ * wq_unbound_cpumask_init - the unbound cpumask at boot
+ *
+ * Housekeeping CPUs (workqueue and scheduler domain), narrowed by
+ * workqueue.unbound_cpus= if that leaves any.
+ *
+ * Context: early boot.
+ */
+void __init wq_unbound_cpumask_init(void)
+{
+	BUG_ON(!alloc_cpumask_var(&wq_unbound_cpumask, GFP_KERNEL));
+	BUG_ON(!alloc_cpumask_var(&wq_requested_unbound_cpumask, GFP_KERNEL));
+	BUG_ON(!zalloc_cpumask_var(&wq_isolated_cpumask, GFP_KERNEL));
+
+	cpumask_copy(wq_unbound_cpumask, cpu_possible_mask);
+	cpumask_and(wq_unbound_cpumask, wq_unbound_cpumask,
+		    housekeeping_cpumask(HK_TYPE_WQ));
+	cpumask_and(wq_unbound_cpumask, wq_unbound_cpumask,
+		    housekeeping_cpumask(HK_TYPE_DOMAIN));
+	if (cpumask_intersects(&wq_cmdline_cpumask, wq_unbound_cpumask))
+		cpumask_and(wq_unbound_cpumask, wq_unbound_cpumask,
+			    &wq_cmdline_cpumask);
+	if (cpumask_empty(wq_unbound_cpumask))
+		cpumask_copy(wq_unbound_cpumask, cpu_possible_mask);
+	cpumask_copy(wq_requested_unbound_cpumask, wq_unbound_cpumask);
+}
+
+/**
+ * parse_affn_scope - affinity scope from its name
+ * @val: the name, case-insensitive, a trailing newline allowed
+ *
+ * Return: the scope, or -EINVAL.
+ */
+int parse_affn_scope(const char *val)
+{
+	size_t len = strcspn(val, "\n");
+	int scope;
+
+	for (scope = 0; scope < WQ_AFFN_NR_TYPES; scope++)
+		if (len == strlen(wq_affn_names[scope]) &&
+		    !strncasecmp(val, wq_affn_names[scope], len))
+			return scope;
+	return -EINVAL;
+}
+
+static int wq_affn_dfl_set(const char *val, const struct kernel_param *kp)
+{
+	int scope = parse_affn_scope(val);
+
+	if (scope < 0 || scope == WQ_AFFN_DFL)
+		return -EINVAL;
+	apply_wqattrs_lock();
+	wq_affn_dfl = scope;
+	/* workqueues on the default scope follow it */
+	rebuild_all_tables(true);
+	apply_wqattrs_unlock();
+	return 0;
+}
+
+static int wq_affn_dfl_get(char *buffer, const struct kernel_param *kp)
+{
+	const char *name = wq_affn_names[READ_ONCE(wq_affn_dfl)];
+
+	return sprintf(buffer, "%s\n", name);
+}
+
+static const struct kernel_param_ops wq_affn_dfl_ops = {
+	.get = wq_affn_dfl_get, .set = wq_affn_dfl_set,
+};
+module_param_cb(default_affinity_scope, &wq_affn_dfl_ops, NULL, 0644);
