@@ -511,19 +511,22 @@ static struct worker *alloc_worker(int node)
 	return worker;
 }
 
-/* Pin @worker's task where @pool wants it (any CPU if the pool's is down). */
+/* Pin @worker's task where @pool wants it. */
 static void worker_set_affinity(struct worker *worker, struct worker_pool *pool,
 				bool started)
 {
-	const struct cpumask *mask = pool_allowed_cpus(pool);
+	/* a per-CPU pool whose CPU is down runs its workers anywhere */
+	bool cpu_down = pool->cpu >= 0 && (pool->flags & POOL_DISASSOCIATED);
+	const struct cpumask *mask = cpu_down ? wq_unbound_cpumask :
+						pool_allowed_cpus(pool);
 
 	wq_assert_A();
-	if (pool->flags & POOL_DISASSOCIATED)
-		mask = wq_unbound_cpumask;
 	if (started)
 		set_cpus_allowed_ptr(worker->task, mask);
 	else
 		kthread_bind_mask(worker->task, mask);
+	/* the scheduler keeps per-CPU kthreads on a CPU going down */
+	kthread_set_per_cpu(worker->task, cpu_down ? -1 : pool->cpu);
 }
 
 /**
@@ -536,6 +539,7 @@ static void worker_set_affinity(struct worker *worker, struct worker_pool *pool,
 void worker_attach_to_pool(struct worker *worker, struct worker_pool *pool)
 {
 	mutex_lock(&wq_pool_attach_mutex);
+	/* unbound pools, and per-CPU ones whose CPU is down */
 	if (pool->flags & POOL_DISASSOCIATED)
 		worker->flags |= WORKER_UNBOUND;
 	if (worker->task && !(pool->flags & POOL_BH))
@@ -554,6 +558,8 @@ void worker_attach_to_pool(struct worker *worker, struct worker_pool *pool)
 void worker_detach_from_pool(struct worker *worker)
 {
 	mutex_lock(&wq_pool_attach_mutex);
+	if (worker->task)
+		kthread_set_per_cpu(worker->task, -1);
 	list_del_init(&worker->node);
 	worker->pool = NULL;
 	worker->flags &= ~(WORKER_UNBOUND | WORKER_REBOUND);
@@ -1007,7 +1013,9 @@ static void worker_begin_item_locked(struct worker *worker,
 static void worker_end_item_locked(struct worker *worker)
 {
 	wq_assert_P(worker->pool);
+	/* ->hentry shares its place with ->entry: leave the latter empty */
 	hash_del(&worker->hentry);
+	INIT_LIST_HEAD(&worker->entry);
 	worker_clr_flags_locked(worker, WORKER_CPU_INTENSIVE);
 	/* PSI recognises its own item by it */
 	worker->last_func = worker->current_func;
@@ -1409,9 +1417,10 @@ static void report_cpu_hog(work_func_t func)
 		}
 	}
 	raw_spin_unlock_irqrestore(&wci_lock, flags);
+	/* called under a pool lock: no console drivers from here */
 	if (count >= wq_cpu_intensive_warning_thresh && is_power_of_2(count))
-		pr_warn("workqueue: %ps hogged CPU for >%luus %lu times, consider switching to WQ_UNBOUND\n",
-			func, wq_cpu_intensive_thresh_us, count);
+		printk_deferred(KERN_WARNING "workqueue: %ps hogged CPU for >%luus %lu times, consider switching to WQ_UNBOUND\n",
+				func, wq_cpu_intensive_thresh_us, count);
 }
 #else
 static void report_cpu_hog(work_func_t func) { }
@@ -2190,6 +2199,20 @@ static struct pool_workqueue *locate_work_locked(struct worker_pool *pool,
 	return *runner ? (*runner)->current_pwq : NULL;
 }
 
+/*
+ * Tell lockdep we wait for whatever holds @map.  BH items take their maps
+ * in softirq: take them with softirqs off here too.
+ */
+static void touch_lockdep_map(struct lockdep_map *map, bool bh)
+{
+	if (bh)
+		local_bh_disable();
+	lock_map_acquire(map);
+	lock_map_release(map);
+	if (bh)
+		local_bh_enable();
+}
+
 /* Insert a barrier behind @work if it is queued or running; lockdep too. */
 static bool insert_flush_barrier(struct wq_barrier *barr, struct work_struct *work,
 				 bool from_cancel)
@@ -2211,15 +2234,17 @@ static bool insert_flush_barrier(struct wq_barrier *barr, struct work_struct *wo
 			insert_wq_barrier_locked(pwq, barr, work, runner);
 		}
 	}
+	if (!wq)
+		return false;
+	/* the flusher's locks against whatever the item's function takes */
+	touch_lockdep_map(&work->lockdep_map, wq->flags & WQ_BH);
 	/*
 	 * Waiting for an item of a workqueue that runs one item at a time
 	 * (or has a rescuer) waits for the whole workqueue, as lockdep sees it.
 	 */
-	if (wq && !from_cancel && (wq->saved_max_active == 1 || wq->rescuer)) {
-		lock_map_acquire(wq->lockdep_map);
-		lock_map_release(wq->lockdep_map);
-	}
-	return wq;
+	if (!from_cancel && (wq->saved_max_active == 1 || wq->rescuer))
+		touch_lockdep_map(wq->lockdep_map, wq->flags & WQ_BH);
+	return true;
 }
 
 /* Wait for a barrier; a cancelled BH item may be waited for atomically. */
@@ -2249,10 +2274,6 @@ static bool __flush_work(struct work_struct *work, bool from_cancel)
 		might_sleep();
 	if (WARN_ON(!wq_online || !work->func))
 		return false;
-
-	/* the flusher's locks against whatever the item's function takes */
-	lock_map_acquire(&work->lockdep_map);
-	lock_map_release(&work->lockdep_map);
 
 	if (!insert_flush_barrier(&barr, work, from_cancel))
 		return false;
@@ -2334,8 +2355,7 @@ void __flush_workqueue(struct workqueue_struct *wq)
 
 	if (WARN_ON(!wq_online))
 		return;
-	lock_map_acquire(wq->lockdep_map);
-	lock_map_release(wq->lockdep_map);
+	touch_lockdep_map(wq->lockdep_map, wq->flags & WQ_BH);
 	check_flush_dependency(wq, NULL);
 
 	mutex_lock(&wq->flush_mutex);
@@ -3077,7 +3097,8 @@ static void put_wq_pwqs(struct workqueue_struct *wq)
 	struct pool_workqueue *pwq;
 	int cpu;
 
-	kthread_flush_worker(pwq_release_worker);
+	if (pwq_release_worker)
+		kthread_flush_worker(pwq_release_worker);
 	mutex_lock(&wq->mutex);
 	for_each_possible_cpu(cpu) {
 		pwq = rcu_dereference_protected(*per_cpu_ptr(wq->cpu_pwq, cpu), true);
@@ -3395,8 +3416,10 @@ static void unbind_workers_locked(struct worker_pool *pool)
 	kick_pool_locked(pool);
 	raw_spin_unlock_irq(&pool->lock);
 
-	list_for_each_entry(worker, &pool->workers, node)
+	list_for_each_entry(worker, &pool->workers, node) {
+		kthread_set_per_cpu(worker->task, -1);
 		set_cpus_allowed_ptr(worker->task, wq_unbound_cpumask);
+	}
 }
 
 /*
@@ -3408,9 +3431,11 @@ static void rebind_workers_locked(struct worker_pool *pool)
 	struct worker *worker;
 
 	wq_assert_A();
-	list_for_each_entry(worker, &pool->workers, node)
+	list_for_each_entry(worker, &pool->workers, node) {
+		kthread_set_per_cpu(worker->task, pool->cpu);
 		WARN_ON_ONCE(set_cpus_allowed_ptr(worker->task,
 						  pool_allowed_cpus(pool)) < 0);
+	}
 	raw_spin_lock_irq(&pool->lock);
 	pool->flags &= ~POOL_DISASSOCIATED;
 	list_for_each_entry(worker, &pool->workers, node) {
@@ -3790,7 +3815,6 @@ void __init workqueue_init(void)
 	mutex_unlock(&wq_pool_mutex);
 	wq_online = true;
 	wq_watchdog_init();
-	wq_debugfs_init();
 }
 
 /**

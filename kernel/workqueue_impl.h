@@ -402,7 +402,6 @@ void wq_watchdog_init(void);
 void wq_watchdog_reset_pool_locked(struct worker_pool *pool);
 int format_worker_id(char *buf, size_t size, struct worker *worker,
 		     struct worker_pool *pool);
-void wq_debugfs_init(void);
 bool wq_fail_worker_creation_now(void);
 
 /* workqueue_sysfs.c */

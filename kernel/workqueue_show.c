@@ -22,6 +22,10 @@
 
 #include "workqueue_impl.h"
 
+/* parameters are workqueue.*, as those of kernel/workqueue.c */
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "workqueue."
+
 /* ------------------------------------------------------------------ */
 /* 1. worker names and descriptions                                    */
 /* ------------------------------------------------------------------ */
@@ -216,8 +220,11 @@ void show_one_workqueue(struct workqueue_struct *wq)
 	pr_info("workqueue %s: flags=0x%x\n", wq->name, wq->flags);
 	for_each_pwq(pwq, wq) {
 		raw_spin_lock_irqsave(&pwq->pool->lock, flags);
+		/* consoles may queue work: print them later, not under the lock */
+		printk_deferred_enter();
 		if (pwq_has_work_locked(pwq))
 			show_pwq_locked(pwq);
+		printk_deferred_exit();
 		raw_spin_unlock_irqrestore(&pwq->pool->lock, flags);
 		/* a long dump must not trip the lockup detectors */
 		touch_nmi_watchdog();
@@ -232,6 +239,7 @@ static void show_one_worker_pool(struct worker_pool *pool)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&pool->lock, flags);
+	printk_deferred_enter();
 	if (pool->nr_workers == pool->nr_idle && list_empty(&pool->worklist))
 		goto out;
 	pr_info("pool %d:", pool->id);
@@ -246,6 +254,7 @@ static void show_one_worker_pool(struct worker_pool *pool)
 		pr_cont(" %d", task_pid_nr(worker->task));
 	pr_cont("\n");
 out:
+	printk_deferred_exit();
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 }
 
@@ -445,14 +454,12 @@ bool wq_fail_worker_creation_now(void)
 	return READ_ONCE(wq_fail_creation);
 }
 
-/**
- * wq_debugfs_init - create /sys/kernel/debug/workqueue/
- *
- * Context: boot.
- */
-void __init wq_debugfs_init(void)
+/* /sys/kernel/debug/workqueue/, once debugfs is up */
+static int __init wq_debugfs_init(void)
 {
 	struct dentry *dir = debugfs_create_dir("workqueue", NULL);
 
 	debugfs_create_bool("fail_worker_creation", 0600, dir, &wq_fail_creation);
+	return 0;
 }
+late_initcall(wq_debugfs_init);

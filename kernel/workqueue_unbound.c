@@ -29,6 +29,10 @@
 
 #include "workqueue_impl.h"
 
+/* parameters are workqueue.*, as those of kernel/workqueue.c */
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "workqueue."
+
 static DEFINE_HASHTABLE(unbound_pool_hash, 6);		/* L */
 bool wq_topo_initialized;				/* L */
 struct wq_pod_type wq_pod_types[WQ_AFFN_NR_TYPES];	/* L */
@@ -381,7 +385,8 @@ int wq_alloc_node_nr_active(struct workqueue_struct *wq)
 				   node < nr_node_ids ? node : NUMA_NO_NODE);
 		if (!nna)
 			return -ENOMEM;
-		nna->max = WQ_DFL_MIN_ACTIVE;
+		/* until the topology is known (and for ordered ones, always) */
+		nna->max = wq->max_active;
 		raw_spin_lock_init(&nna->lock);
 		INIT_LIST_HEAD(&nna->pending_pwqs);
 		wq->node_nr_active[node] = nna;
@@ -401,6 +406,17 @@ void wq_free_node_nr_active(struct workqueue_struct *wq)
 		kfree(wq->node_nr_active[node]);
 }
 
+/* Online CPUs of @wq's cpumask on @node (all nodes: NUMA_NO_NODE). */
+static int node_online_cpus(struct workqueue_struct *wq, int node, int off_cpu)
+{
+	int cpu, n = 0;
+
+	for_each_cpu_and(cpu, wq->unbound_attrs->cpumask, cpu_online_mask)
+		n += cpu != off_cpu &&
+		     (node == NUMA_NO_NODE || cpu_to_node(cpu) == node);
+	return n;
+}
+
 /**
  * wq_update_node_max_active - share max_active among the NUMA nodes
  * @wq: an unbound workqueue
@@ -414,29 +430,18 @@ void wq_free_node_nr_active(struct workqueue_struct *wq)
  */
 void wq_update_node_max_active(struct workqueue_struct *wq, int off_cpu)
 {
-	const struct cpumask *mask = wq->unbound_attrs->cpumask;
 	int max = READ_ONCE(wq->max_active), min = READ_ONCE(wq->min_active);
-	int total, node;
+	int total = node_online_cpus(wq, NUMA_NO_NODE, off_cpu);
+	int node;
 
 	wq_assert_W(wq);
 	if (!wq_topo_initialized)
 		return;
-	total = cpumask_weight_and(mask, cpu_online_mask);
-	if (off_cpu >= 0 && cpumask_test_cpu(off_cpu, mask))
-		total--;
 	for_each_node(node) {
-		int cpus = cpumask_weight_and(mask, cpumask_of_node(node));
-		int quota = min;
+		int cpus = node_online_cpus(wq, node, off_cpu);
+		int quota = total ? DIV_ROUND_UP(max * cpus, total) : min;
 
-		cpumask_and(wq->unbound_attrs->__pod_cpumask, mask, cpumask_of_node(node));
-		cpus = cpumask_weight_and(wq->unbound_attrs->__pod_cpumask,
-					  cpu_online_mask);
-		if (off_cpu >= 0 && cpu_to_node(off_cpu) == node &&
-		    cpumask_test_cpu(off_cpu, mask))
-			cpus--;
-		if (total > 0)
-			quota = clamp(DIV_ROUND_UP(max * cpus, total), min, max);
-		WRITE_ONCE(wq_node_nr_active(wq, node)->max, quota);
+		WRITE_ONCE(wq_node_nr_active(wq, node)->max, clamp(quota, min, max));
 	}
 	WRITE_ONCE(wq_node_nr_active(wq, NUMA_NO_NODE)->max, max);
 }
@@ -682,9 +687,9 @@ static void set_table_entry(struct workqueue_struct *wq,
 	struct pool_workqueue *old;
 
 	wq_assert_W(wq);
-	raw_spin_lock_irq(&pwq->pool->lock);
-	pwq->refcnt++;
-	raw_spin_unlock_irq(&pwq->pool->lock);
+	/* also at early boot, with interrupts still disabled */
+	scoped_guard(raw_spinlock_irqsave, &pwq->pool->lock)
+		pwq->refcnt++;
 	old = rcu_replace_pointer(*slot, pwq, lockdep_is_held(&wq->mutex));
 	put_pwq_unlocked(old);
 }
