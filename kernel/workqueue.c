@@ -60,7 +60,9 @@
 /* 1. global state and parameters                                      */
 /* ------------------------------------------------------------------ */
 
+/* L: pools, unbound pwqs, the workqueue list and attributes */
 DEFINE_MUTEX(wq_pool_mutex);
+/* A: worker attach/detach and the cpumasks of a pool's workers */
 DEFINE_MUTEX(wq_pool_attach_mutex);
 DEFINE_RAW_SPINLOCK(wq_mayday_lock);
 
@@ -100,20 +102,28 @@ static bool wq_debug_force_rr_cpu;
 module_param_named(debug_force_rr_cpu, wq_debug_force_rr_cpu, bool, 0644);
 
 /* The system-wide workqueues, created by workqueue_init_early(). */
-#define SYSTEM_WQ(name, export)	\
-	struct workqueue_struct *name __ro_after_init; export(name)
-
-SYSTEM_WQ(system_wq, EXPORT_SYMBOL);
-SYSTEM_WQ(system_percpu_wq, EXPORT_SYMBOL);
-SYSTEM_WQ(system_highpri_wq, EXPORT_SYMBOL_GPL);
-SYSTEM_WQ(system_long_wq, EXPORT_SYMBOL_GPL);
-SYSTEM_WQ(system_unbound_wq, EXPORT_SYMBOL_GPL);
-SYSTEM_WQ(system_dfl_wq, EXPORT_SYMBOL_GPL);
-SYSTEM_WQ(system_freezable_wq, EXPORT_SYMBOL_GPL);
-SYSTEM_WQ(system_power_efficient_wq, EXPORT_SYMBOL_GPL);
-SYSTEM_WQ(system_freezable_power_efficient_wq, EXPORT_SYMBOL_GPL);
-SYSTEM_WQ(system_bh_wq, EXPORT_SYMBOL_GPL);
-SYSTEM_WQ(system_bh_highpri_wq, EXPORT_SYMBOL_GPL);
+struct workqueue_struct *system_wq __ro_after_init;
+EXPORT_SYMBOL(system_wq);
+struct workqueue_struct *system_percpu_wq __ro_after_init;
+EXPORT_SYMBOL(system_percpu_wq);
+struct workqueue_struct *system_highpri_wq __ro_after_init;
+EXPORT_SYMBOL_GPL(system_highpri_wq);
+struct workqueue_struct *system_long_wq __ro_after_init;
+EXPORT_SYMBOL_GPL(system_long_wq);
+struct workqueue_struct *system_unbound_wq __ro_after_init;
+EXPORT_SYMBOL_GPL(system_unbound_wq);
+struct workqueue_struct *system_dfl_wq __ro_after_init;
+EXPORT_SYMBOL_GPL(system_dfl_wq);
+struct workqueue_struct *system_freezable_wq __ro_after_init;
+EXPORT_SYMBOL_GPL(system_freezable_wq);
+struct workqueue_struct *system_power_efficient_wq __ro_after_init;
+EXPORT_SYMBOL_GPL(system_power_efficient_wq);
+struct workqueue_struct *system_freezable_power_efficient_wq __ro_after_init;
+EXPORT_SYMBOL_GPL(system_freezable_power_efficient_wq);
+struct workqueue_struct *system_bh_wq __ro_after_init;
+EXPORT_SYMBOL_GPL(system_bh_wq);
+struct workqueue_struct *system_bh_highpri_wq __ro_after_init;
+EXPORT_SYMBOL_GPL(system_bh_highpri_wq);
 
 static int std_pool_index(struct worker_pool *pool)
 {
@@ -1208,7 +1218,7 @@ bool current_is_workqueue_rescuer(void)
 {
 	const struct worker *worker = current_wq_worker();
 
-	return worker ? worker->rescue_wq != NULL : false;
+	return worker && worker->rescue_wq;
 }
 
 /**
@@ -1400,6 +1410,15 @@ static struct {
 } wci_table[WCI_SLOTS];
 static DEFINE_RAW_SPINLOCK(wci_lock);
 
+/* Called under a pool lock: defer the console work. */
+static void wq_warn_cpu_hog(work_func_t func, unsigned long count)
+{
+	printk_deferred_enter();
+	pr_warn("workqueue: %ps hogged CPU for >%luus %lu times, consider switching to WQ_UNBOUND\n",
+		func, wq_cpu_intensive_thresh_us, count);
+	printk_deferred_exit();
+}
+
 static void report_cpu_hog(work_func_t func)
 {
 	unsigned long count = 0;
@@ -1417,10 +1436,8 @@ static void report_cpu_hog(work_func_t func)
 		}
 	}
 	raw_spin_unlock_irqrestore(&wci_lock, flags);
-	/* called under a pool lock: no console drivers from here */
 	if (count >= wq_cpu_intensive_warning_thresh && is_power_of_2(count))
-		printk_deferred(KERN_WARNING "workqueue: %ps hogged CPU for >%luus %lu times, consider switching to WQ_UNBOUND\n",
-				func, wq_cpu_intensive_thresh_us, count);
+		wq_warn_cpu_hog(func, count);
 }
 #else
 static void report_cpu_hog(work_func_t func) { }
@@ -2915,10 +2932,9 @@ static int wq_sanitize_flags(unsigned int *flags, int *max_active)
 	return 0;
 }
 
-static __printf(1, 0)
-struct workqueue_struct *__alloc_workqueue(const char *fmt,
-						  unsigned int flags,
-						  int max_active, va_list args)
+static __printf(1, 0) struct workqueue_struct *
+__alloc_workqueue(const char *fmt, unsigned int flags, int max_active,
+		  va_list args)
 {
 	struct workqueue_struct *wq;
 	size_t size = sizeof(*wq);
@@ -2937,8 +2953,10 @@ struct workqueue_struct *__alloc_workqueue(const char *fmt,
 		max_active = WQ_DFL_ACTIVE;
 	max_active = wq_clamp_max_active(max_active ?: WQ_DFL_ACTIVE, flags, wq->name);
 	wq->flags = flags;
-	wq->max_active = wq->saved_max_active = max_active;
-	wq->min_active = wq->saved_min_active = min(max_active, WQ_DFL_MIN_ACTIVE);
+	wq->max_active = max_active;
+	wq->saved_max_active = max_active;
+	wq->min_active = min(max_active, WQ_DFL_MIN_ACTIVE);
+	wq->saved_min_active = wq->min_active;
 	wq_init_fields(wq);
 
 	if (flags & WQ_UNBOUND) {
@@ -3133,7 +3151,8 @@ void destroy_workqueue(struct workqueue_struct *wq)
 
 	mutex_lock(&wq_pool_mutex);
 	mutex_lock(&wq->mutex);
-	if (WARN(wq_busy_for_destroy(wq), "workqueue: %s: destroying a busy workqueue, keeping it\n",
+	if (WARN(wq_busy_for_destroy(wq),
+		 "workqueue: %s: destroying a busy workqueue, keeping it\n",
 		 wq->name)) {
 		mutex_unlock(&wq->mutex);
 		mutex_unlock(&wq_pool_mutex);
@@ -3674,7 +3693,7 @@ int worker_pool_assign_id(struct worker_pool *pool)
 static void __init init_cpu_pool(struct worker_pool *pool, int cpu, int highpri,
 				 bool bh)
 {
-	BUG_ON(init_worker_pool(pool));
+	wq_boot_check(!init_worker_pool(pool), "worker pool");
 	pool->cpu = cpu;
 	pool->node = cpu_to_node(cpu);
 	cpumask_copy(pool->attrs->cpumask, cpumask_of(cpu));
@@ -3693,7 +3712,7 @@ static void __init init_cpu_pool(struct worker_pool *pool, int cpu, int highpri,
 		init_irq_work(bh_pool_irq_work(pool), bh_pool_irq_work_fn);
 	}
 	mutex_lock(&wq_pool_mutex);
-	BUG_ON(worker_pool_assign_id(pool));
+	wq_boot_check(!worker_pool_assign_id(pool), "pool id");
 	mutex_unlock(&wq_pool_mutex);
 }
 
@@ -3701,7 +3720,7 @@ static struct workqueue_attrs __init *alloc_std_attrs(int nice, bool ordered)
 {
 	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
 
-	BUG_ON(!attrs);
+	wq_boot_check(attrs, "standard attributes");
 	attrs->nice = nice;
 	attrs->ordered = ordered;
 	return attrs;
@@ -3725,11 +3744,11 @@ static void __init create_system_workqueues(void)
 	system_bh_wq = alloc_workqueue("events_bh", WQ_BH, 0);
 	system_bh_highpri_wq = alloc_workqueue("events_bh_highpri",
 					       WQ_BH | WQ_HIGHPRI, 0);
-	BUG_ON(!system_wq || !system_percpu_wq || !system_highpri_wq ||
-	       !system_long_wq || !system_unbound_wq || !system_dfl_wq ||
-	       !system_freezable_wq || !system_power_efficient_wq ||
-	       !system_freezable_power_efficient_wq || !system_bh_wq ||
-	       !system_bh_highpri_wq);
+	wq_boot_check(system_wq && system_percpu_wq && system_highpri_wq &&
+		      system_long_wq && system_unbound_wq && system_dfl_wq &&
+		      system_freezable_wq && system_power_efficient_wq &&
+		      system_freezable_power_efficient_wq && system_bh_wq &&
+		      system_bh_highpri_wq, "system workqueues");
 }
 
 /**
@@ -3793,7 +3812,7 @@ void __init workqueue_init(void)
 
 	wq_cpu_intensive_thresh_init();
 	pwq_release_worker = kthread_create_worker(0, "pool_workqueue_release");
-	BUG_ON(IS_ERR(pwq_release_worker));
+	wq_boot_check(!IS_ERR(pwq_release_worker), "pwq release worker");
 
 	mutex_lock(&wq_pool_mutex);
 	list_for_each_entry(wq, &workqueues, list)
@@ -3805,13 +3824,13 @@ void __init workqueue_init(void)
 			pool->flags &= ~POOL_DISASSOCIATED;
 		for_each_std_pool(pool, cpu) {
 			pool->flags &= ~POOL_DISASSOCIATED;
-			BUG_ON(create_worker(pool));
+			wq_boot_check(!create_worker(pool), "initial worker");
 		}
 	}
 	mutex_lock(&wq_pool_mutex);
 	idr_for_each_entry(&worker_pool_idr, pool, id)
 		if (pool->cpu < 0 && !pool->nr_workers)
-			BUG_ON(create_worker(pool));
+			wq_boot_check(!create_worker(pool), "initial worker");
 	mutex_unlock(&wq_pool_mutex);
 	wq_online = true;
 	wq_watchdog_init();

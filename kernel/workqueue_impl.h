@@ -274,8 +274,8 @@ struct wq_device;
 struct workqueue_struct {
 	struct list_head	pwqs;
 	struct list_head	list;
-	struct mutex		mutex;
-	struct mutex		flush_mutex;
+	struct mutex		mutex;		/* W */
+	struct mutex		flush_mutex;	/* F */
 	int			work_color;
 	atomic_t		nr_pwqs_to_flush;
 	struct completion	flush_done;
@@ -347,6 +347,16 @@ DECLARE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_STD_WORKER_POOLS],
 				lockdep_is_held(&(wq)->mutex))
 
 /* 5. Shared functions */
+
+/*
+ * Boot-time setup the kernel cannot run without (the per-CPU pools, the
+ * system workqueues): stop with the name of what failed.
+ */
+static inline void wq_boot_check(bool ok, const char *what)
+{
+	if (unlikely(!ok))
+		panic("workqueue: boot-time setup of %s failed\n", what);
+}
 
 /* workqueue.c */
 struct pool_workqueue *unbound_pwq(struct workqueue_struct *wq, int cpu);

@@ -17,7 +17,9 @@
 #include <linux/moduleparam.h>
 #include <linux/nmi.h>
 #include <linux/panic.h>
+#include <linux/printk.h>
 #include <linux/sched/debug.h>
+#include <linux/seq_buf.h>
 #include <linux/uaccess.h>
 
 #include "workqueue_impl.h"
@@ -93,6 +95,18 @@ out:
 	mutex_unlock(&wq_pool_attach_mutex);
 }
 
+/* printk() at a level given as a KERN_* string */
+static __printf(2, 3) void wq_printk_lvl(const char *log_lvl, const char *fmt, ...)
+{
+	int c = printk_get_level(log_lvl);
+	va_list args;
+
+	va_start(args, fmt);
+	vprintk_emit(0, c >= '0' && c <= '7' ? c - '0' : LOGLEVEL_DEFAULT, NULL,
+		     fmt, args);
+	va_end(args);
+}
+
 /**
  * print_worker_info - say what a worker was doing, for a stack dump
  * @log_lvl: printk level
@@ -124,26 +138,31 @@ void print_worker_info(const char *log_lvl, struct task_struct *task)
 	copy_from_kernel_nofault(desc, worker->desc, sizeof(desc) - 1);
 	if (!fn && !name[0] && !desc[0])
 		return;
-	printk("%sWorkqueue: %s %ps", log_lvl, name, fn);
-	if (strcmp(name, desc))
-		pr_cont(" (%s)", desc);
-	pr_cont("\n");
+	/* the description only when set_worker_desc() changed it */
+	wq_printk_lvl(log_lvl, "Workqueue: %s %ps%s%s%s\n", name, fn,
+		      strcmp(name, desc) ? " (" : "",
+		      strcmp(name, desc) ? desc : "",
+		      strcmp(name, desc) ? ")" : "");
 }
 
 /* ------------------------------------------------------------------ */
 /* 2. state dumps                                                      */
 /* ------------------------------------------------------------------ */
 
-static void pr_cont_pool_info(struct worker_pool *pool)
+/* Lines of a dump are built in a buffer and printed whole. */
+#define WQ_DUMP_LINE	256
+
+static void seq_pool_info(struct seq_buf *line, struct worker_pool *pool)
 {
-	pr_cont(" cpus=%*pbl", cpumask_pr_args(pool->attrs->cpumask));
+	seq_buf_printf(line, " cpus=%*pbl", cpumask_pr_args(pool->attrs->cpumask));
 	if (pool->node != NUMA_NO_NODE)
-		pr_cont(" node=%d", pool->node);
-	pr_cont(" flags=0x%x nice=%d", pool->flags, pool->attrs->nice);
+		seq_buf_printf(line, " node=%d", pool->node);
+	seq_buf_printf(line, " flags=0x%x nice=%d", pool->flags, pool->attrs->nice);
 }
 
-/* Print the items of @head that belong to @pwq (all if NULL). */
-static void pr_cont_works(struct list_head *head, struct pool_workqueue *pwq)
+/* The functions of the items on @head that belong to @pwq (all if NULL). */
+static void seq_works(struct seq_buf *line, struct list_head *head,
+		      struct pool_workqueue *pwq)
 {
 	struct work_struct *work;
 	const char *sep = "";
@@ -151,10 +170,9 @@ static void pr_cont_works(struct list_head *head, struct pool_workqueue *pwq)
 	list_for_each_entry(work, head, entry) {
 		if (pwq && get_work_pwq(work) != pwq)
 			continue;
-		pr_cont("%s%ps", sep, work->func);
+		seq_buf_printf(line, "%s%ps", sep, work->func);
 		sep = ", ";
 	}
-	pr_cont("\n");
 }
 
 static bool pwq_has_work_locked(struct pool_workqueue *pwq)
@@ -172,26 +190,33 @@ static bool pwq_has_work_locked(struct pool_workqueue *pwq)
 static void show_pwq_locked(struct pool_workqueue *pwq)
 {
 	struct worker_pool *pool = pwq->pool;
+	char buf[WQ_DUMP_LINE];
+	struct seq_buf line;
 	struct worker *worker;
 	int bkt;
 
-	pr_info("  pwq %d:", pool->id);
-	pr_cont_pool_info(pool);
-	pr_cont(" active=%d refcnt=%d%s\n", pwq->nr_active, pwq->refcnt,
-		!list_empty(&pwq->mayday_node) ? " MAYDAY" : "");
-	pr_info("    in-flight:");
-	hash_for_each(pool->busy_hash, bkt, worker, hentry) {
-		if (worker->current_pwq != pwq)
-			continue;
-		pr_cont(" %d:%ps", worker->task ? task_pid_nr(worker->task) : -1,
-			worker->current_func);
-	}
-	pr_cont("\n");
-	pr_info("    pending: ");
-	pr_cont_works(&pool->worklist, pwq);
+	seq_buf_init(&line, buf, sizeof(buf));
+	seq_buf_printf(&line, "  pwq %d:", pool->id);
+	seq_pool_info(&line, pool);
+	seq_buf_printf(&line, " active=%d refcnt=%d%s", pwq->nr_active, pwq->refcnt,
+		       !list_empty(&pwq->mayday_node) ? " MAYDAY" : "");
+	pr_info("%s\n", seq_buf_str(&line));
+
+	seq_buf_init(&line, buf, sizeof(buf));
+	hash_for_each(pool->busy_hash, bkt, worker, hentry)
+		if (worker->current_pwq == pwq)
+			seq_buf_printf(&line, " %d:%ps",
+				       worker->task ? task_pid_nr(worker->task) : -1,
+				       worker->current_func);
+	pr_info("    in-flight:%s\n", seq_buf_str(&line));
+
+	seq_buf_init(&line, buf, sizeof(buf));
+	seq_works(&line, &pool->worklist, pwq);
+	pr_info("    pending: %s\n", seq_buf_str(&line));
 	if (!list_empty(&pwq->inactive_works)) {
-		pr_info("    inactive: ");
-		pr_cont_works(&pwq->inactive_works, NULL);
+		seq_buf_init(&line, buf, sizeof(buf));
+		seq_works(&line, &pwq->inactive_works, NULL);
+		pr_info("    inactive: %s\n", seq_buf_str(&line));
 	}
 }
 
@@ -235,6 +260,8 @@ out:
 
 static void show_one_worker_pool(struct worker_pool *pool)
 {
+	char buf[WQ_DUMP_LINE];
+	struct seq_buf line;
 	struct worker *worker;
 	unsigned long flags;
 
@@ -242,17 +269,18 @@ static void show_one_worker_pool(struct worker_pool *pool)
 	printk_deferred_enter();
 	if (pool->nr_workers == pool->nr_idle && list_empty(&pool->worklist))
 		goto out;
-	pr_info("pool %d:", pool->id);
-	pr_cont_pool_info(pool);
-	pr_cont(" hung=%us workers=%d idle=%d running=%d",
-		jiffies_to_msecs(jiffies - pool->watchdog_ts) / 1000,
-		pool->nr_workers, pool->nr_idle, pool->nr_running);
+	seq_buf_init(&line, buf, sizeof(buf));
+	seq_buf_printf(&line, "pool %d:", pool->id);
+	seq_pool_info(&line, pool);
+	seq_buf_printf(&line, " hung=%us workers=%d idle=%d running=%d",
+		       jiffies_to_msecs(jiffies - pool->watchdog_ts) / 1000,
+		       pool->nr_workers, pool->nr_idle, pool->nr_running);
 	if (pool->manager)
-		pr_cont(" manager: %d", task_pid_nr(pool->manager->task));
-	pr_cont(" idle workers:");
+		seq_buf_printf(&line, " manager: %d", task_pid_nr(pool->manager->task));
+	seq_buf_puts(&line, " idle workers:");
 	list_for_each_entry(worker, &pool->idle_list, entry)
-		pr_cont(" %d", task_pid_nr(worker->task));
-	pr_cont("\n");
+		seq_buf_printf(&line, " %d", task_pid_nr(worker->task));
+	pr_info("%s\n", seq_buf_str(&line));
 out:
 	printk_deferred_exit();
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
@@ -332,16 +360,20 @@ static unsigned long pool_last_progress(struct worker_pool *pool)
 	unsigned long touched = READ_ONCE(wq_watchdog_touched);
 
 	if (pool->cpu >= 0)
-		touched = max(touched, READ_ONCE(per_cpu(wq_watchdog_touched_cpu,
-							   pool->cpu)));
+		touched = max(touched,
+			      READ_ONCE(per_cpu(wq_watchdog_touched_cpu, pool->cpu)));
 	return time_after(touched, ts) ? touched : ts;
 }
 
 static void report_stall(struct worker_pool *pool, unsigned long since)
 {
-	pr_emerg("BUG: workqueue lockup - pool");
-	pr_cont_pool_info(pool);
-	pr_cont(" stuck for %us!\n", jiffies_to_msecs(jiffies - since) / 1000);
+	char buf[WQ_DUMP_LINE];
+	struct seq_buf line;
+
+	seq_buf_init(&line, buf, sizeof(buf));
+	seq_pool_info(&line, pool);
+	pr_emerg("BUG: workqueue lockup - pool%s stuck for %us!\n",
+		 seq_buf_str(&line), jiffies_to_msecs(jiffies - since) / 1000);
 }
 
 static void wq_watchdog_timer_fn(struct timer_list *unused)

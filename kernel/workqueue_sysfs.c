@@ -285,6 +285,7 @@ static ssize_t unbound_cpumask_store(struct device *dev,
 	free_cpumask_var(mask);
 	return ret ?: count;
 }
+
 static struct device_attribute dev_attr_unbound_cpumask =
 	__ATTR(cpumask, 0644, unbound_cpumask_show, unbound_cpumask_store);
 

@@ -153,7 +153,7 @@ static void __init alloc_pods(struct wq_pod_type *pt)
 	for (i = 0; pt->pod_cpus && i < pt->nr_pods; i++)
 		if (!zalloc_cpumask_var(&pt->pod_cpus[i], GFP_KERNEL))
 			break;
-	BUG_ON(!pt->pod_node || !pt->pod_cpus || i < pt->nr_pods);
+	wq_boot_check(pt->pod_node && pt->pod_cpus && i == pt->nr_pods, "pod masks");
 }
 
 /*
@@ -167,7 +167,7 @@ static void __init init_pod_type(struct wq_pod_type *pt,
 
 	pt->nr_pods = 0;
 	pt->cpu_pod = kcalloc(nr_cpu_ids, sizeof(pt->cpu_pod[0]), GFP_KERNEL);
-	BUG_ON(!pt->cpu_pod);
+	wq_boot_check(pt->cpu_pod, "pod map");
 	for_each_possible_cpu(cpu) {
 		pt->cpu_pod[cpu] = -1;
 		for_each_possible_cpu(other) {
@@ -958,9 +958,10 @@ __setup("workqueue.unbound_cpus=", workqueue_unbound_cpus_setup);
  */
 void __init wq_unbound_cpumask_init(void)
 {
-	BUG_ON(!alloc_cpumask_var(&wq_unbound_cpumask, GFP_KERNEL));
-	BUG_ON(!alloc_cpumask_var(&wq_requested_unbound_cpumask, GFP_KERNEL));
-	BUG_ON(!zalloc_cpumask_var(&wq_isolated_cpumask, GFP_KERNEL));
+	wq_boot_check(alloc_cpumask_var(&wq_unbound_cpumask, GFP_KERNEL) &&
+		      alloc_cpumask_var(&wq_requested_unbound_cpumask, GFP_KERNEL) &&
+		      zalloc_cpumask_var(&wq_isolated_cpumask, GFP_KERNEL),
+		      "unbound cpumasks");
 
 	cpumask_copy(wq_unbound_cpumask, cpu_possible_mask);
 	cpumask_and(wq_unbound_cpumask, wq_unbound_cpumask,
