@@ -449,6 +449,8 @@ static void repatriate_worker_locked(struct worker_pool *pool,
 #ifdef CONFIG_SMP
 	struct task_struct *p = worker->task;
 	const struct cpumask *pod = pool->attrs->__pod_cpumask;
+	struct pool_workqueue *pwq;
+	struct work_struct *work;
 
 	if (pool->cpu >= 0 || pool->attrs->affn_strict ||
 	    cpumask_test_cpu(p->wake_cpu, pod))
@@ -456,8 +458,11 @@ static void repatriate_worker_locked(struct worker_pool *pool,
 	if (!cpumask_intersects(pod, cpu_online_mask))
 		return;
 	p->wake_cpu = cpumask_any_and_distribute(pod, cpu_online_mask);
-	if (worker->current_pwq)
-		worker->current_pwq->stats[PWQ_STAT_REPATRIATED]++;
+	/* counted for the workqueue of the item it is woken for */
+	work = list_first_entry_or_null(&pool->worklist, struct work_struct, entry);
+	pwq = work ? get_work_pwq(work) : NULL;
+	if (pwq)
+		pwq->stats[PWQ_STAT_REPATRIATED]++;
 #endif
 }
 
@@ -561,14 +566,16 @@ void worker_attach_to_pool(struct worker *worker, struct worker_pool *pool)
 
 /**
  * worker_detach_from_pool - undo worker_attach_to_pool()
- * @worker: the worker, idle or a rescuer between pools
+ * @worker: a rescuer between pools, or a retired worker whose thread has
+ *	    exited (reap_dying_workers())
  *
  * Context: process context; takes wq_pool_attach_mutex (A).
  */
 void worker_detach_from_pool(struct worker *worker)
 {
 	mutex_lock(&wq_pool_attach_mutex);
-	if (worker->task)
+	/* a retired worker's thread is gone: nothing to unpin */
+	if (worker->task && !(worker->flags & WORKER_DIE))
 		kthread_set_per_cpu(worker->task, -1);
 	list_del_init(&worker->node);
 	worker->pool = NULL;
@@ -711,15 +718,22 @@ static void retire_worker_locked(struct worker *worker, struct list_head *dying)
 	pool->nr_workers--;
 }
 
-/* Stop the threads of retired workers and free them. */
+/*
+ * Stop the threads of retired workers, take them off their pool and free
+ * them.  The detaching is done here, not by the thread: a worker retired
+ * before its thread first ran never enters worker_thread(), since
+ * kthread_stop() makes kthread() skip the thread function.
+ */
 static void reap_dying_workers(struct list_head *dying)
 {
 	struct worker *worker;
 
 	while ((worker = list_first_entry_or_null(dying, struct worker, entry))) {
 		list_del_init(&worker->entry);
-		/* the thread freed its ID and detached before exiting */
-		kthread_stop_put(worker->task);
+		kthread_stop(worker->task);
+		ida_free(&worker->pool->worker_ida, worker->id);
+		worker_detach_from_pool(worker);
+		put_task_struct(worker->task);
 		kfree(worker);
 	}
 }
@@ -1018,6 +1032,8 @@ static void worker_begin_item_locked(struct worker *worker,
 	if (unlikely(pwq->wq->flags & WQ_CPU_INTENSIVE))
 		worker_set_flags_locked(worker, WORKER_CPU_INTENSIVE);
 	pwq->stats[PWQ_STAT_STARTED]++;
+	/* the watchdog's sign of progress */
+	pool->watchdog_ts = jiffies;
 }
 
 static void worker_end_item_locked(struct worker *worker)
@@ -1109,15 +1125,14 @@ static void set_pf_worker(bool on)
 	current->flags = (current->flags & ~PF_WQ_WORKER) | (on ? PF_WQ_WORKER : 0);
 }
 
-/* A worker told to die leaves its pool; reap_dying_workers() frees it. */
-static void worker_exit(struct worker *worker)
+/*
+ * A worker told to die stops being one; reap_dying_workers() waits for
+ * the thread to end, then detaches and frees it.
+ */
+static void worker_exit(void)
 {
-	struct worker_pool *pool = worker->pool;
-
 	set_pf_worker(false);
 	set_task_comm(current, "kworker/dying");
-	ida_free(&pool->worker_ida, worker->id);
-	worker_detach_from_pool(worker);
 }
 
 /*
@@ -1167,7 +1182,7 @@ static int worker_thread(void *arg)
 		raw_spin_lock_irq(&pool->lock);
 		if (unlikely(worker->flags & WORKER_DIE)) {
 			raw_spin_unlock_irq(&pool->lock);
-			worker_exit(worker);
+			worker_exit();
 			return 0;
 		}
 		worker_leave_idle_locked(worker);
@@ -1367,6 +1382,8 @@ void wq_worker_running(struct task_struct *task)
 	if (worker_counts(worker))
 		pool->nr_running++;
 	raw_spin_unlock_irq(&pool->lock);
+	/* CPU hogging is measured from the last wake-up */
+	worker->current_at = task->se.sum_exec_runtime;
 }
 
 /**
@@ -1473,7 +1490,11 @@ void wq_worker_tick(struct task_struct *task)
 	struct worker_pool *pool = worker->pool;
 	u64 thresh = wq_cpu_intensive_thresh_us * NSEC_PER_USEC;
 
-	if (!pwq || (worker->flags & WORKER_NOT_RUNNING) || !pool)
+	if (!pwq || !pool)
+		return;
+	/* racy like the tick itself: a statistic, not a count */
+	data_race(pwq->stats[PWQ_STAT_CPU_TIME] += TICK_USEC);
+	if (worker->flags & WORKER_NOT_RUNNING)
 		return;
 	if (task->se.sum_exec_runtime - worker->current_at < thresh)
 		return;
@@ -2178,21 +2199,25 @@ static void insert_wq_barrier_locked(struct pool_workqueue *pwq,
 
 /*
  * Warn when a worker that reclaim may wait for waits for a workqueue that
- * cannot guarantee progress under memory pressure.
+ * cannot guarantee progress under memory pressure.  Cancelling only waits
+ * for an item that already runs, and legacy create_workqueue() users get
+ * WQ_MEM_RECLAIM whether they need it or not: neither is warned about.
  */
 static void check_flush_dependency(struct workqueue_struct *target_wq,
-				   struct work_struct *target_work)
+				   struct work_struct *target_work,
+				   bool from_cancel)
 {
 	work_func_t target_func = target_work ? target_work->func : NULL;
 	struct worker *worker = current_wq_worker();
+	unsigned int wflags;
 
-	if (target_wq->flags & WQ_MEM_RECLAIM)
+	if (from_cancel || (target_wq->flags & WQ_MEM_RECLAIM))
 		return;
 	WARN_ONCE(current->flags & PF_MEMALLOC,
 		  "workqueue: PF_MEMALLOC task %d(%s) is flushing !WQ_MEM_RECLAIM %s:%ps",
 		  current->pid, current->comm, target_wq->name, target_func);
-	WARN_ONCE(worker && worker->current_pwq &&
-		  (worker->current_pwq->wq->flags & WQ_MEM_RECLAIM),
+	wflags = worker && worker->current_pwq ? worker->current_pwq->wq->flags : 0;
+	WARN_ONCE((wflags & (WQ_MEM_RECLAIM | __WQ_LEGACY)) == WQ_MEM_RECLAIM,
 		  "workqueue: WQ_MEM_RECLAIM %s:%ps is flushing !WQ_MEM_RECLAIM %s:%ps",
 		  worker->current_pwq->wq->name, worker->current_func,
 		  target_wq->name, target_func);
@@ -2247,7 +2272,7 @@ static bool insert_flush_barrier(struct wq_barrier *barr, struct work_struct *wo
 		pwq = locate_work_locked(pool, work, &runner);
 		if (pwq) {
 			wq = pwq->wq;
-			check_flush_dependency(wq, work);
+			check_flush_dependency(wq, work, from_cancel);
 			insert_wq_barrier_locked(pwq, barr, work, runner);
 		}
 	}
@@ -2373,7 +2398,7 @@ void __flush_workqueue(struct workqueue_struct *wq)
 	if (WARN_ON(!wq_online))
 		return;
 	touch_lockdep_map(wq->lockdep_map, wq->flags & WQ_BH);
-	check_flush_dependency(wq, NULL);
+	check_flush_dependency(wq, NULL, false);
 
 	mutex_lock(&wq->flush_mutex);
 	mutex_lock(&wq->mutex);
@@ -3348,6 +3373,7 @@ int schedule_on_each_cpu(work_func_t func)
 	return 0;
 }
 
+#ifdef CONFIG_SMP
 struct work_for_cpu {
 	struct work_struct work;
 	long (*fn)(void *arg);
@@ -3406,6 +3432,7 @@ long work_on_cpu_safe_key(int cpu, long (*fn)(void *), void *arg,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(work_on_cpu_safe_key);
+#endif /* CONFIG_SMP */
 
 /* ------------------------------------------------------------------ */
 /* 14. CPU hotplug and the freezer                                     */
@@ -3418,6 +3445,7 @@ EXPORT_SYMBOL_GPL(work_on_cpu_safe_key);
 #define for_each_std_pool(pool, cpu) for_each_pool_of(pool, cpu_worker_pools, cpu)
 #define for_each_bh_pool(pool, cpu) for_each_pool_of(pool, bh_worker_pools, cpu)
 
+#ifdef CONFIG_SMP
 /*
  * The pool's CPU is going down: its workers run on, unbound and out of
  * concurrency management, so that nothing queued there is stuck.
@@ -3561,6 +3589,7 @@ int workqueue_online_cpu(unsigned int cpu)
 	mutex_unlock(&wq_pool_mutex);
 	return 0;
 }
+#endif /* CONFIG_SMP */
 
 /* Re-apply every workqueue's limits after the freezing state changed. */
 static void refresh_all_limits_locked(void)

@@ -198,7 +198,7 @@ struct worker_pool {
  * @pending_node: entry in the node quota's list of waiting pwqs (N)
  * @pwqs_node: entry in wq->pwqs (W; R to walk)
  * @mayday_node: entry in wq->maydays (M)
- * @stats: PWQ_STAT_* counters (P)
+ * @stats: PWQ_STAT_* counters (P; the tick adds CPU time without it)
  * @release_work: frees the pwq in process context
  * @rcu: for freeing after readers are done
  *
@@ -409,7 +409,6 @@ void apply_wqattrs_unlock(void);
 
 /* workqueue_show.c */
 void wq_watchdog_init(void);
-void wq_watchdog_reset_pool_locked(struct worker_pool *pool);
 int format_worker_id(char *buf, size_t size, struct worker *worker,
 		     struct worker_pool *pool);
 bool wq_fail_worker_creation_now(void);

@@ -208,11 +208,13 @@ static void show_pwq_locked(struct pool_workqueue *pwq)
 			seq_buf_printf(&line, " %d:%ps",
 				       worker->task ? task_pid_nr(worker->task) : -1,
 				       worker->current_func);
-	pr_info("    in-flight:%s\n", seq_buf_str(&line));
+	if (seq_buf_used(&line))
+		pr_info("    in-flight:%s\n", seq_buf_str(&line));
 
 	seq_buf_init(&line, buf, sizeof(buf));
 	seq_works(&line, &pool->worklist, pwq);
-	pr_info("    pending: %s\n", seq_buf_str(&line));
+	if (seq_buf_used(&line))
+		pr_info("    pending: %s\n", seq_buf_str(&line));
 	if (!list_empty(&pwq->inactive_works)) {
 		seq_buf_init(&line, buf, sizeof(buf));
 		seq_works(&line, &pwq->inactive_works, NULL);
@@ -289,7 +291,7 @@ out:
 /**
  * show_all_workqueues - dump every busy workqueue and worker pool
  *
- * Context: any; used by SysRq-w and the stall watchdog.
+ * Context: any; used by SysRq-t and the stall watchdog.
  */
 void show_all_workqueues(void)
 {
@@ -376,6 +378,19 @@ static void report_stall(struct worker_pool *pool, unsigned long since)
 		 seq_buf_str(&line), jiffies_to_msecs(jiffies - since) / 1000);
 }
 
+/* Backtraces of the CPUs whose per-CPU pools the watchdog found stuck. */
+static void show_stalled_cpus(void)
+{
+	struct worker_pool *pool;
+	int pi;
+
+	rcu_read_lock();
+	for_each_pool(pool, pi)
+		if (pool->cpu_stall)
+			trigger_single_cpu_backtrace(pool->cpu);
+	rcu_read_unlock();
+}
+
 static void wq_watchdog_timer_fn(struct timer_list *unused)
 {
 	unsigned long thresh = READ_ONCE(wq_watchdog_thresh) * HZ;
@@ -402,6 +417,7 @@ static void wq_watchdog_timer_fn(struct timer_list *unused)
 	rcu_read_unlock();
 	if (stalled) {
 		show_all_workqueues();
+		show_stalled_cpus();
 		if (wq_panic_on_stall && ++wq_stall_count >= wq_panic_on_stall)
 			panic("workqueue: %u stall(s)", wq_stall_count);
 	}
