@@ -20,7 +20,6 @@ struct pool_workqueue;
  * struct worker - one execution context of a worker pool
  * @entry: on the pool's idle list while idle (P)
  * @hentry: in the pool's busy hash while running an item (P)
- * @current_item: the fields below, cleared together when an item ends
  * @current_work: the item being run, or %NULL (P)
  * @current_func: its function (P)
  * @current_pwq: the pool_workqueue it was queued on (P)
@@ -70,6 +69,13 @@ void wq_worker_sleeping(struct task_struct *task);
 void wq_worker_running(struct task_struct *task);
 void wq_worker_tick(struct task_struct *task);
 work_func_t wq_worker_last_func(struct task_struct *task);
+
+/*
+ * Tests can make worker creation fail, to show that WQ_MEM_RECLAIM
+ * workqueues make progress through their rescuers.
+ */
+#define WQ_HAS_WORKER_CREATION_FAULT
+void wq_fail_worker_creation(bool fail);
 
 /**
  * current_wq_worker - the worker %current is, if it is one

@@ -45,6 +45,8 @@
 #include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 
+#include "workqueue_internal.h"
+
 /* How long a wait may take before the behaviour counts as broken. */
 #define WQK_TIMEOUT		(20 * HZ)
 /* Grace period given to something that must *not* happen. */
