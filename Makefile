@@ -13,13 +13,16 @@ PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo pyth
 # Benchmark settings (harness/bench.py): A, B, ROUNDS, CLOCK, BENCH, SCENARIOS.
 export A B ROUNDS CLOCK BENCH SCENARIOS
 
-.PHONY: test test-all build run patches check bench clean distclean
+.PHONY: test test-all test-kvmguest build run patches check bench clean distclean
 
 test:
 	$(H)/test.sh $(WQ) debug
 
 test-all:
 	$(H)/test.sh $(WQ) debug up rt kasan
+
+test-kvmguest:
+	$(H)/test.sh $(WQ) kvmguest
 
 build:
 	$(H)/prepare.sh $(WQ) $(CONFIG)
@@ -37,7 +40,7 @@ bench:
 	$(H)/bench.sh
 
 clean:
-	rm -rf out build/stock build/rework
+	rm -rf out build/stock build/rework build/wip build/series build/docs
 
 distclean:
 	rm -rf out build

@@ -4,7 +4,9 @@
 #   - scripts/checkpatch.pl --strict over the series of `make patches`,
 #   - scripts/kernel-doc -Wall over our C files,
 #   - a W=1 build of our C files in the rework tree (debug configuration,
-#     in a build directory of its own so normal builds stay incremental).
+#     in a build directory of its own so normal builds stay incremental),
+#   - the build of each patch of the series on its own (series-build.sh),
+#   - the Sphinx build of Documentation/core-api (docs.sh).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/series.sh"
@@ -53,6 +55,9 @@ if kmake rework check W=1 $objs 2>&1 | tee "$obj/w1.log" | grep -E 'warning|erro
 	warn "W=1 build"
 	fail=1
 fi
+
+"$TOP/harness/series-build.sh" debug || fail=1
+"$TOP/harness/docs.sh" || fail=1
 
 [ "$fail" = 0 ] || die "make check found warnings"
 say "make check: clean"

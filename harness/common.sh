@@ -34,7 +34,7 @@ objdir() { echo "$BUILD/$1/obj-$2"; }
 # check_wq WQ: fail unless WQ names a tree.
 check_wq() {
 	case $1 in
-	stock|rework|wip) ;;
+	stock|rework|wip|series) ;;
 	*) die "WQ must be stock, rework or wip, not '$1'" ;;
 	esac
 }
@@ -45,6 +45,7 @@ wq_layers() {
 	stock) echo "test" ;;
 	rework) echo "test rework" ;;
 	wip) echo "test rework rework-wip" ;;
+	series) echo "test rework" ;;	# series-build.sh: a prefix of it
 	esac
 }
 

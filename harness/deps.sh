@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Install the Debian 12 packages the harness needs, only those missing.
+# deps.sh [PKG...]: install the Debian 12 packages the harness needs, and
+# the extra ones named, only those missing.
 set -euo pipefail
 
 PKGS="make gcc flex bison bc libelf-dev libssl-dev cpio kmod xz-utils rsync
       ccache qemu-system-x86 busybox-static python3 python3-matplotlib
-      perl git patch"
+      perl git patch $*"
 
 missing=
 for p in $PKGS; do

@@ -3,9 +3,12 @@
 """Resolve, merge and check the Kconfig fragments in configs/.
 
 A fragment may start with a line "# include: a b" naming fragments it builds
-on; they are merged first, in order, and later assignments win.
+on; they are merged first, in order, and later assignments win.  A line
+"# base: target..." names the kernel's own configuration targets to start
+from (e.g. defconfig kvm_guest.config) instead of allnoconfig.
 
   kconfig.py merge NAME            print the merged fragment
+  kconfig.py base NAME             print the base targets (none: allnoconfig)
   kconfig.py check NAME DOTCONFIG  fail if .config misses any assignment
 """
 import os
@@ -58,6 +61,17 @@ def merged(name):
     return values
 
 
+def base_targets(name):
+    """The "# base:" targets of fragment NAME or of what it includes."""
+    targets = []
+    for frag in fragment_order(name):
+        with open(os.path.join(CONFIGS, frag + '.config')) as f:
+            for line in f:
+                if line.startswith('# base:'):
+                    targets = line.split(':', 1)[1].split()
+    return targets
+
+
 def format_assignment(sym, val):
     return f'# {sym} is not set' if val == 'n' else f'{sym}={val}'
 
@@ -82,6 +96,9 @@ def main(argv):
     if len(argv) == 3 and argv[1] == 'merge':
         for sym, val in merged(argv[2]).items():
             print(format_assignment(sym, val))
+        return 0
+    if len(argv) == 3 and argv[1] == 'base':
+        print(' '.join(base_targets(argv[2])))
         return 0
     if len(argv) == 4 and argv[1] == 'check':
         return check(argv[2], argv[3])

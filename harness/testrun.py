@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Run the tests of built kernels and report.
 
-  testrun.py run WQ CONFIG       KUnit suite (kunit.py exec), then the
-                                 in-guest selftests and the load module's
-                                 smoke run; writes out/test/WQ-CONFIG/
+  testrun.py run WQ CONFIG       KUnit suite (kunit.py exec; when the
+                                 kernel has KUnit), then the in-guest
+                                 selftests and the load module's smoke
+                                 run; writes out/test/WQ-CONFIG/
   testrun.py summary WQ CONFIG...
                                  print the failures and the final line
                                  "N passed, N failed, N skipped"; exit 1 on
@@ -160,9 +161,16 @@ def run_selftests(wq, cfg, out):
     return results
 
 
+def has_kunit(wq, cfg):
+    """Whether the kernel was built with KUnit (kvmguest is not)."""
+    with open(os.path.join(guest.objdir(wq, cfg), '.config')) as f:
+        return 'CONFIG_KUNIT=y\n' in f.read()
+
+
 def run(wq, cfg):
     out = out_dir(wq, cfg)
-    results = run_kunit(wq, cfg, out) + run_selftests(wq, cfg, out)
+    results = run_kunit(wq, cfg, out) if has_kunit(wq, cfg) else []
+    results += run_selftests(wq, cfg, out)
     with open(os.path.join(out, 'results.json'), 'w') as f:
         json.dump(results, f, indent=1)
     return 0

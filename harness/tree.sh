@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # tree.sh WQ: bring the tree of kernel WQ up to date with the pristine source plus the
 # layers of patches/series that WQ takes (stock: test; rework: test rework;
-# wip: test rework rework-wip).
+# wip: test rework rework-wip; series: the patches of test and rework up to
+# and including the one named by $SERIES_UPTO, for series-build.sh).
 #
 # The tree starts as hard links to the pristine source.  The overlay is
 # staged in a scratch directory (pristine files, our files copied over, then
@@ -14,7 +15,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 . "$(dirname "$0")/series.sh"
 
-wq=${1:?usage: tree.sh stock|rework|wip}
+wq=${1:?usage: tree.sh stock|rework|wip|series}
 check_wq "$wq"
 layers=$(wq_layers "$wq")
 
@@ -54,7 +55,7 @@ while read -r _name items; do
 		esac
 		apply_item "$stage" "$item"
 	done
-done < <(series_lines $layers)
+done < <(series_lines $layers | sed "/^${SERIES_UPTO:-}\( \|$\)/q")
 
 (cd "$stage" && find . -type f | sed 's|^\./||' | sort) >"$staged"
 
