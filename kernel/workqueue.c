@@ -46,6 +46,7 @@
 #include <linux/moduleparam.h>
 #include <linux/nmi.h>
 #include <linux/rcupdate.h>
+#include <linux/rcuwait.h>
 #include <linux/sched/debug.h>
 #include <linux/sched/isolation.h>
 #include <linux/slab.h>
@@ -83,7 +84,12 @@ struct workqueue_attrs *ordered_wq_attrs[NR_STD_WORKER_POOLS];
 static struct kmem_cache *pwq_cache;
 static struct kthread_worker *pwq_release_worker;	/* I */
 static DECLARE_WAIT_QUEUE_HEAD(wq_detach_wait);
-static DECLARE_WAIT_QUEUE_HEAD(wq_manager_wait);
+/*
+ * retire_pool_workers() waiting for a pool's manager to finish; it runs
+ * under wq_pool_mutex (L), so there is one waiter at most.  An rcuwait can
+ * be woken under a pool's raw lock, even on PREEMPT_RT.
+ */
+static struct rcuwait wq_manager_wait = __RCUWAIT_INITIALIZER(wq_manager_wait);
 
 /* Items running longer than this leave concurrency management. */
 unsigned long wq_cpu_intensive_thresh_us = ULONG_MAX;
@@ -421,12 +427,13 @@ static void raise_bh_softirq(struct worker_pool *pool)
 	raise_softirq_irqoff(std_pool_index(pool) ? HI_SOFTIRQ : TASKLET_SOFTIRQ);
 }
 
-/* Runs on the BH pool's CPU, in hardirq context. */
+/* Runs on the BH pool's CPU: hardirq, or the irq_work thread on RT. */
 static void bh_pool_irq_work_fn(struct irq_work *iw)
 {
 	bool highpri = iw == &per_cpu(bh_pool_irq_works, smp_processor_id())[1];
 
-	raise_softirq_irqoff(highpri ? HI_SOFTIRQ : TASKLET_SOFTIRQ);
+	/* on PREEMPT_RT irq_works run in a thread, interrupts on */
+	raise_softirq(highpri ? HI_SOFTIRQ : TASKLET_SOFTIRQ);
 }
 
 /* Have the softirq of a BH pool's CPU run its items. */
@@ -754,7 +761,9 @@ void retire_pool_workers(struct worker_pool *pool)
 	raw_spin_lock_irq(&pool->lock);
 	while (pool->flags & POOL_MANAGER_ACTIVE) {
 		raw_spin_unlock_irq(&pool->lock);
-		wait_event(wq_manager_wait, !(READ_ONCE(pool->flags) & POOL_MANAGER_ACTIVE));
+		rcuwait_wait_event(&wq_manager_wait,
+				   !(READ_ONCE(pool->flags) & POOL_MANAGER_ACTIVE),
+				   TASK_UNINTERRUPTIBLE);
 		raw_spin_lock_irq(&pool->lock);
 	}
 	pool->flags |= POOL_MANAGER_ACTIVE;
@@ -907,7 +916,7 @@ static bool manage_workers_locked(struct worker *worker)
 		create_reserve_worker(pool);
 		pool->flags ^= POOL_MANAGER_ACTIVE;
 		pool->manager = NULL;
-		wake_up(&wq_manager_wait);
+		rcuwait_wake_up(&wq_manager_wait);
 	}
 	return taken;
 }
@@ -1599,6 +1608,7 @@ static void rcu_free_wq(struct rcu_head *rcu)
 }
 
 static void pwq_activate_inactive_locked_nokick(struct pool_workqueue *pwq);
+static void wq_unregister_lockdep(struct workqueue_struct *wq);
 
 /* An ordered workqueue's new pwq waits until the old ones are gone. */
 static void unplug_current_pwq(struct workqueue_struct *wq)
@@ -1654,9 +1664,15 @@ static void pwq_release_workfn(struct kthread_work *work)
 		mutex_unlock(&wq_pool_mutex);
 	}
 	call_rcu(&pwq->rcu, rcu_free_pwq);
-	/* the workqueue goes with its last pwq (destroy_workqueue() ran) */
-	if (last)
+	/*
+	 * The workqueue goes with its last pwq (destroy_workqueue() ran).
+	 * Its lockdep class lives as long: a worker that has just run a
+	 * flush barrier of it still holds its map when the flusher returns.
+	 */
+	if (last) {
+		wq_unregister_lockdep(wq);
 		call_rcu(&wq->rcu, rcu_free_wq);
+	}
 }
 
 /**
@@ -3188,7 +3204,6 @@ void destroy_workqueue(struct workqueue_struct *wq)
 	mutex_unlock(&wq->mutex);
 	mutex_unlock(&wq_pool_mutex);
 
-	wq_unregister_lockdep(wq);
 	put_wq_pwqs(wq);
 }
 EXPORT_SYMBOL_GPL(destroy_workqueue);
