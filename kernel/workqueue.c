@@ -926,7 +926,7 @@ static bool manage_workers_locked(struct worker *worker)
 /* ------------------------------------------------------------------ */
 
 static void pwq_dec_nr_in_flight_locked(struct pool_workqueue *pwq,
-					unsigned long data);
+					unsigned long data, bool kick);
 
 /* Whether @worker runs @work (the same function at the same address). */
 static bool worker_runs(struct worker *worker, struct work_struct *work)
@@ -1114,7 +1114,8 @@ static void process_one_work(struct worker *worker, struct work_struct *work)
 	raw_spin_lock_irq(&pool->lock);
 	pwq->stats[PWQ_STAT_COMPLETED]++;
 	worker_end_item_locked(worker);
-	pwq_dec_nr_in_flight_locked(pwq, data);
+	/* this worker looks at the worklist again before it idles */
+	pwq_dec_nr_in_flight_locked(pwq, data, false);
 }
 
 /* Run everything on @worker's scheduled list.  Context: P, dropped inside. */
@@ -1607,7 +1608,6 @@ static void rcu_free_wq(struct rcu_head *rcu)
 	kfree(wq);
 }
 
-static void pwq_activate_inactive_locked_nokick(struct pool_workqueue *pwq);
 static void wq_unregister_lockdep(struct workqueue_struct *wq);
 
 /* An ordered workqueue's new pwq waits until the old ones are gone. */
@@ -1777,7 +1777,15 @@ static bool pwq_activate_first_locked(struct pool_workqueue *pwq, bool fill)
 	return true;
 }
 
-static void pwq_activate_inactive_locked_nokick(struct pool_workqueue *pwq)
+/**
+ * pwq_activate_inactive_locked_nokick - activate what the limits allow
+ * @pwq: the pwq
+ *
+ * For callers that run the pool's worklist themselves next.
+ *
+ * Context: pool->lock (P).
+ */
+void pwq_activate_inactive_locked_nokick(struct pool_workqueue *pwq)
 {
 	while (pwq_activate_first_locked(pwq, true))
 		;
@@ -1811,15 +1819,18 @@ void pwq_set_max_active_locked(struct pool_workqueue *pwq)
 /*
  * An active item of @pwq finished or was cancelled: its slot goes to the
  * next inactive item, of this pwq or, for unbound workqueues, of the pwq
- * waiting longest for the node's quota.  May drop and retake pool->lock.
+ * waiting longest for the node's quota.  Without @kick, the pool is not
+ * kicked for an item activated on it: the caller is a worker that runs
+ * the worklist next (waking another worker would only make it race for
+ * the item).  May drop and retake pool->lock.
  */
-static void pwq_dec_active_locked(struct pool_workqueue *pwq)
+static void pwq_dec_active_locked(struct pool_workqueue *pwq, bool kick)
 {
 	wq_assert_P(pwq->pool);
 	pwq->nr_active--;
 	if (pwq_is_unbound(pwq))
-		node_quota_dec_locked(pwq);
-	else if (pwq_activate_first_locked(pwq, false))
+		node_quota_dec_locked(pwq, kick);
+	else if (pwq_activate_first_locked(pwq, false) && kick)
 		kick_pool_locked(pwq->pool);
 }
 
@@ -1827,6 +1838,7 @@ static void pwq_dec_active_locked(struct pool_workqueue *pwq)
  * pwq_dec_nr_in_flight_locked - an item of @pwq left the queue for good
  * @pwq: the pwq
  * @data: the item's work->data while it was queued
+ * @kick: wake a worker for an item this activates on @pwq's pool
  *
  * Updates the active count, the color counts a flush may be waiting for,
  * and drops the item's reference.
@@ -1834,7 +1846,7 @@ static void pwq_dec_active_locked(struct pool_workqueue *pwq)
  * Context: pool->lock (P); may be dropped and retaken.
  */
 static void pwq_dec_nr_in_flight_locked(struct pool_workqueue *pwq,
-					unsigned long data)
+					unsigned long data, bool kick)
 {
 	unsigned int color = data_color(data);
 	struct workqueue_struct *wq = pwq->wq;
@@ -1842,7 +1854,7 @@ static void pwq_dec_nr_in_flight_locked(struct pool_workqueue *pwq,
 	wq_assert_P(pwq->pool);
 	if (color != WORK_NO_COLOR) {
 		if (!(data & WORK_STRUCT_INACTIVE))
-			pwq_dec_active_locked(pwq);
+			pwq_dec_active_locked(pwq, kick);
 		pwq->nr_in_flight[color]--;
 		if (pwq->flush_color == color && !pwq->nr_in_flight[color]) {
 			pwq->flush_color = -1;
@@ -2189,13 +2201,12 @@ static void insert_wq_barrier_locked(struct pool_workqueue *pwq,
 {
 	static __maybe_unused struct lock_class_key bh_key, thr_key;
 	unsigned long flags = color_data(WORK_NO_COLOR);
-	bool bh = pwq->wq->flags & WQ_BH;
 	struct list_head *head;
 
 	wq_assert_P(pwq->pool);
 	/* a BH barrier runs in softirq: its own lockdep class */
 	INIT_WORK_ONSTACK_KEY(&barr->work, wq_barrier_func,
-			      bh ? &bh_key : &thr_key);
+			      pwq->wq->flags & WQ_BH ? &bh_key : &thr_key);
 	__set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(&barr->work));
 	init_completion_map(&barr->done, &target->lockdep_map);
 	barr->task = current;
@@ -2261,8 +2272,29 @@ static struct pool_workqueue *locate_work_locked(struct worker_pool *pool,
  * Tell lockdep we wait for whatever holds @map.  BH items take their maps
  * in softirq: take them with softirqs off here too.
  */
+/* The lockdep maps of an item and of a workqueue; %NULL without lockdep. */
+static struct lockdep_map *work_lockdep_map(struct work_struct *work)
+{
+#ifdef CONFIG_LOCKDEP
+	return &work->lockdep_map;
+#else
+	return NULL;
+#endif
+}
+
+static struct lockdep_map *wq_lockdep_map(struct workqueue_struct *wq)
+{
+#ifdef CONFIG_LOCKDEP
+	return wq->lockdep_map;
+#else
+	return NULL;
+#endif
+}
+
 static void touch_lockdep_map(struct lockdep_map *map, bool bh)
 {
+	if (!IS_ENABLED(CONFIG_LOCKDEP))
+		return;
 	if (bh)
 		local_bh_disable();
 	lock_map_acquire(map);
@@ -2295,13 +2327,13 @@ static bool insert_flush_barrier(struct wq_barrier *barr, struct work_struct *wo
 	if (!wq)
 		return false;
 	/* the flusher's locks against whatever the item's function takes */
-	touch_lockdep_map(&work->lockdep_map, wq->flags & WQ_BH);
+	touch_lockdep_map(work_lockdep_map(work), wq->flags & WQ_BH);
 	/*
 	 * Waiting for an item of a workqueue that runs one item at a time
 	 * (or has a rescuer) waits for the whole workqueue, as lockdep sees it.
 	 */
 	if (!from_cancel && (wq->saved_max_active == 1 || wq->rescuer))
-		touch_lockdep_map(wq->lockdep_map, wq->flags & WQ_BH);
+		touch_lockdep_map(wq_lockdep_map(wq), wq->flags & WQ_BH);
 	return true;
 }
 
@@ -2413,7 +2445,7 @@ void __flush_workqueue(struct workqueue_struct *wq)
 
 	if (WARN_ON(!wq_online))
 		return;
-	touch_lockdep_map(wq->lockdep_map, wq->flags & WQ_BH);
+	touch_lockdep_map(wq_lockdep_map(wq), wq->flags & WQ_BH);
 	check_flush_dependency(wq, NULL, false);
 
 	mutex_lock(&wq->flush_mutex);
@@ -2554,7 +2586,7 @@ static int try_to_grab_pending(struct work_struct *work, bool is_dwork,
 			unlink_queued_work_locked(pool, work, data);
 			/* off queue before the counts: they may drop the lock */
 			set_work_off_queue(work, pool->id, pool_offq_bits(pool), true);
-			pwq_dec_nr_in_flight_locked(pwq, data);
+			pwq_dec_nr_in_flight_locked(pwq, data, true);
 			raw_spin_unlock(&pool->lock);
 			rcu_read_unlock();
 			return 1;

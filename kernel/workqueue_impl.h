@@ -373,6 +373,7 @@ void wq_refresh_limits(struct workqueue_struct *wq);
 void link_pwq(struct pool_workqueue *pwq);
 void pwq_set_max_active_locked(struct pool_workqueue *pwq);
 void pwq_activate_inactive_locked(struct pool_workqueue *pwq);
+void pwq_activate_inactive_locked_nokick(struct pool_workqueue *pwq);
 void worker_attach_to_pool(struct worker *worker, struct worker_pool *pool);
 void worker_detach_from_pool(struct worker *worker);
 const struct cpumask *pool_allowed_cpus(struct worker_pool *pool);
@@ -389,7 +390,7 @@ struct wq_node_nr_active *wq_node_nr_active(struct workqueue_struct *wq,
 					    int node);
 void wq_update_node_max_active(struct workqueue_struct *wq, int off_cpu);
 bool node_quota_tryinc_locked(struct pool_workqueue *pwq, bool fill);
-void node_quota_dec_locked(struct pool_workqueue *pwq);
+void node_quota_dec_locked(struct pool_workqueue *pwq, bool kick);
 void copy_workqueue_attrs(struct workqueue_attrs *to,
 			  const struct workqueue_attrs *from);
 struct worker_pool *get_unbound_pool(const struct workqueue_attrs *attrs);

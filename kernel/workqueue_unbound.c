@@ -498,13 +498,14 @@ static void hand_slot_to_other_pool(struct worker_pool *pool,
 /**
  * node_quota_dec_locked - an active item of @pwq is done
  * @pwq: an unbound pwq
+ * @kick: wake a worker if this activates items on @pwq's own pool
  *
  * The slot goes to the pwq of the node that waits longest.
  *
  * Context: pool->lock (P) of @pwq's pool, interrupts disabled; the lock
  * may be dropped and retaken.
  */
-void node_quota_dec_locked(struct pool_workqueue *pwq)
+void node_quota_dec_locked(struct pool_workqueue *pwq, bool kick)
 {
 	struct wq_node_nr_active *nna = wq_node_nr_active(pwq->wq, pwq->pool->node);
 	struct pool_workqueue *next;
@@ -518,10 +519,12 @@ void node_quota_dec_locked(struct pool_workqueue *pwq)
 	raw_spin_unlock(&nna->lock);
 	if (!next)
 		return;
-	if (next->pool == pwq->pool)
+	if (next->pool != pwq->pool)
+		hand_slot_to_other_pool(pwq->pool, next);
+	else if (kick)
 		pwq_activate_inactive_locked(next);
 	else
-		hand_slot_to_other_pool(pwq->pool, next);
+		pwq_activate_inactive_locked_nokick(next);
 }
 
 /* ------------------------------------------------------------------ */
