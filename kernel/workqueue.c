@@ -1054,7 +1054,11 @@ static void worker_end_item_locked(struct worker *worker)
 	worker_clr_flags_locked(worker, WORKER_CPU_INTENSIVE);
 	/* PSI recognises its own item by it */
 	worker->last_func = worker->current_func;
-	memset(&worker->current_item, 0, sizeof(worker->current_item));
+	worker->current_work = NULL;
+	worker->current_func = NULL;
+	worker->current_pwq = NULL;
+	worker->current_at = 0;
+	worker->current_color = 0;
 }
 
 /**

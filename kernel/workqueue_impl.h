@@ -341,10 +341,16 @@ DECLARE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_STD_WORKER_POOLS],
 #define for_each_pool(pool, pi)						\
 	idr_for_each_entry(&worker_pool_idr, pool, pi)
 
-/* Walk a workqueue's pwqs; needs W or RCU. */
+/* A workqueue's list of pwqs, for walking under W or RCU. */
+static inline struct list_head *wq_pwq_list(struct workqueue_struct *wq)
+{
+	wq_assert_R_or_W(wq);
+	return &wq->pwqs;
+}
+
+/* Walk a workqueue's pwqs; needs W or RCU (wq_pwq_list() checks). */
 #define for_each_pwq(pwq, wq)						\
-	list_for_each_entry_rcu((pwq), &(wq)->pwqs, pwqs_node,		\
-				lockdep_is_held(&(wq)->mutex))
+	list_for_each_entry_rcu((pwq), wq_pwq_list(wq), pwqs_node, true)
 
 /* 5. Shared functions */
 

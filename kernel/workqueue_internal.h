@@ -44,13 +44,11 @@ struct worker {
 		struct list_head	entry;
 		struct hlist_node	hentry;
 	};
-	struct_group(current_item,
-		struct work_struct	*current_work;
-		work_func_t		current_func;
-		struct pool_workqueue	*current_pwq;
-		u64			current_at;
-		unsigned int		current_color;
-	);
+	struct work_struct	*current_work;
+	work_func_t		current_func;
+	struct pool_workqueue	*current_pwq;
+	u64			current_at;
+	unsigned int		current_color;
 	int			sleeping;
 	work_func_t		last_func;
 	struct list_head	scheduled;
