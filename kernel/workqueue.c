@@ -107,28 +107,44 @@ module_param_named(power_efficient, wq_power_efficient, bool, 0444);
 static bool wq_debug_force_rr_cpu;
 module_param_named(debug_force_rr_cpu, wq_debug_force_rr_cpu, bool, 0644);
 
-/* The system-wide workqueues, created by workqueue_init_early(). */
-struct workqueue_struct *system_wq __ro_after_init;
+/*
+ * The system-wide workqueues, created by workqueue_init_early():
+ * SYSTEM_WQ(x) defines system_x.
+ */
+#define SYSTEM_WQ(x)	struct workqueue_struct *system_##x __ro_after_init
+
+/* "events": schedule_work() and friends */
+SYSTEM_WQ(wq);
 EXPORT_SYMBOL(system_wq);
-struct workqueue_struct *system_percpu_wq __ro_after_init;
+/* a second per-CPU "events", named for what it is */
+SYSTEM_WQ(percpu_wq);
 EXPORT_SYMBOL(system_percpu_wq);
-struct workqueue_struct *system_highpri_wq __ro_after_init;
+/* "events_highpri": nice -20 workers */
+SYSTEM_WQ(highpri_wq);
 EXPORT_SYMBOL_GPL(system_highpri_wq);
-struct workqueue_struct *system_long_wq __ro_after_init;
+/* "events_long": items that may run long */
+SYSTEM_WQ(long_wq);
 EXPORT_SYMBOL_GPL(system_long_wq);
-struct workqueue_struct *system_unbound_wq __ro_after_init;
+/* "events_unbound": any CPU, high max_active */
+SYSTEM_WQ(unbound_wq);
 EXPORT_SYMBOL_GPL(system_unbound_wq);
-struct workqueue_struct *system_dfl_wq __ro_after_init;
+/* a second "events_unbound", the default for new code */
+SYSTEM_WQ(dfl_wq);
 EXPORT_SYMBOL_GPL(system_dfl_wq);
-struct workqueue_struct *system_freezable_wq __ro_after_init;
+/* "events_freezable": held while tasks are frozen */
+SYSTEM_WQ(freezable_wq);
 EXPORT_SYMBOL_GPL(system_freezable_wq);
-struct workqueue_struct *system_power_efficient_wq __ro_after_init;
+/* "events_power_efficient": unbound if workqueue.power_efficient */
+SYSTEM_WQ(power_efficient_wq);
 EXPORT_SYMBOL_GPL(system_power_efficient_wq);
-struct workqueue_struct *system_freezable_power_efficient_wq __ro_after_init;
+/* both of the two above */
+SYSTEM_WQ(freezable_power_efficient_wq);
 EXPORT_SYMBOL_GPL(system_freezable_power_efficient_wq);
-struct workqueue_struct *system_bh_wq __ro_after_init;
+/* "events_bh": softirq */
+SYSTEM_WQ(bh_wq);
 EXPORT_SYMBOL_GPL(system_bh_wq);
-struct workqueue_struct *system_bh_highpri_wq __ro_after_init;
+/* "events_bh_highpri": HI_SOFTIRQ */
+SYSTEM_WQ(bh_highpri_wq);
 EXPORT_SYMBOL_GPL(system_bh_highpri_wq);
 
 static int std_pool_index(struct worker_pool *pool)

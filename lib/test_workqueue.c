@@ -1446,6 +1446,7 @@ out:
 
 #define TWQ_INV_CHUNK_US	2000
 
+#if IS_BUILTIN(CONFIG_TEST_WORKQUEUE)
 static void twq_inv_fn(struct work_struct *work)
 {
 	twq_burn_us(TWQ_INV_CHUNK_US);
@@ -1453,7 +1454,6 @@ static void twq_inv_fn(struct work_struct *work)
 
 static int twq_scenario_inversion(const struct twq_scale *sc)
 {
-#if IS_BUILTIN(CONFIG_TEST_WORKQUEUE)
 	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
 	struct workqueue_struct *wq = alloc_workqueue("twq_nice19", WQ_UNBOUND, 0);
 	struct work_struct *chunks;
@@ -1487,11 +1487,14 @@ out:
 		destroy_workqueue(wq);
 	free_workqueue_attrs(attrs);
 	return ret;
+}
 #else
+static int twq_scenario_inversion(const struct twq_scale *sc)
+{
 	pr_info("inversion: apply_workqueue_attrs() is not exported; built in only\n");
 	return 0;
-#endif
 }
+#endif
 
 /* ------------------------------------------------------------------ */
 /* 10. footprint                                                       */
