@@ -437,18 +437,6 @@ static unsigned int twq_peak_stop(struct twq_peak *pk)
 	return max(pk->peak, twq_count_kworkers());
 }
 
-/* Burn @us of CPU without sleeping, in slices that let others preempt. */
-static void twq_burn_us(unsigned int us)
-{
-	while (us) {
-		unsigned int step = min(us, 500U);
-
-		udelay(step);
-		us -= step;
-		cond_resched();
-	}
-}
-
 /* ------------------------------------------------------------------ */
 /* 3. selftest hooks: churn, freezer                                   */
 /* ------------------------------------------------------------------ */
@@ -1447,6 +1435,18 @@ out:
 #define TWQ_INV_CHUNK_US	2000
 
 #if IS_BUILTIN(CONFIG_TEST_WORKQUEUE)
+/* Burn @us of CPU without sleeping, in slices that let others preempt. */
+static void twq_burn_us(unsigned int us)
+{
+	while (us) {
+		unsigned int step = min(us, 500U);
+
+		udelay(step);
+		us -= step;
+		cond_resched();
+	}
+}
+
 static void twq_inv_fn(struct work_struct *work)
 {
 	twq_burn_us(TWQ_INV_CHUNK_US);
