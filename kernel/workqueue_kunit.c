@@ -38,6 +38,7 @@
 #include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/cputime.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -126,6 +127,7 @@ struct wqk_probe {
 	bool rescuer;
 	struct work_struct *current_work;
 	unsigned long ran_at;
+	u64 burn_cpu_ns;
 	int running_at_start;
 };
 
@@ -160,8 +162,13 @@ static void wqk_probe_body(struct wqk_probe *p)
 		wait_for_completion(&p->gate);
 	if (p->sleep_ms)
 		msleep(p->sleep_ms);
-	if (p->burn_us)
+	if (p->burn_us) {
+		u64 cpu0 = task_sched_runtime(current);
+
 		udelay(p->burn_us);
+		/* more than burn_us when the vCPU was preempted on the host */
+		p->burn_cpu_ns = task_sched_runtime(current) - cpu0;
+	}
 	if (p->hook)
 		p->hook(p);
 
@@ -887,21 +894,48 @@ static void sleeping_items_get_enough_workers(struct kunit *test)
  * Items that never sleep, queued on one CPU from two workqueues sharing
  * the CPU's pool: the pool keeps one of them running at a time.
  */
-static void cpu_bound_items_on_one_cpu_do_not_overlap(struct kunit *test)
+/*
+ * An item that uses more CPU time than workqueue.cpu_intensive_thresh_us
+ * (10 ms by default) without sleeping rightly leaves concurrency
+ * management.  Under TCG a 500 us burn can be charged that much when the
+ * host preempts the vCPU: such a round says nothing and is run again.
+ */
+#define WQK_BURN_DISTURBED_NS	(5 * NSEC_PER_MSEC)
+#define WQK_BURN_ROUNDS		10
+
+/* One round: 8 CPU-bound items on one CPU; false if a burn was disturbed. */
+static bool wqk_cpu_bound_round(struct kunit *test, int *peak)
 {
 	struct workqueue_struct *wq1 = wqk_wq_new(test, 0, 0);
 	struct workqueue_struct *wq2 = wqk_wq_new(test, 0, 0);
 	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe *p[8];
 	int i, cpu = wqk_last_online_cpu();
+	bool clean = true;
 
-	for (i = 0; i < 8; i++) {
-		struct wqk_probe *p = wqk_probe_new(test, t);
-
-		p->burn_us = 500;
-		queue_work_on(cpu, i % 2 ? wq1 : wq2, &p->work);
+	for (i = 0; i < ARRAY_SIZE(p); i++) {
+		p[i] = wqk_probe_new(test, t);
+		p[i]->burn_us = 500;
+		queue_work_on(cpu, i % 2 ? wq1 : wq2, &p[i]->work);
 	}
-	WQK_WAIT_FINISHED(test, t, 8);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
+	WQK_WAIT_FINISHED(test, t, ARRAY_SIZE(p));
+	for (i = 0; i < ARRAY_SIZE(p); i++)
+		clean &= p[i]->burn_cpu_ns < WQK_BURN_DISTURBED_NS;
+	*peak = atomic_read(&t->peak);
+	return clean;
+}
+
+static void cpu_bound_items_on_one_cpu_do_not_overlap(struct kunit *test)
+{
+	int round, peak = 0;
+
+	for (round = 0; round < WQK_BURN_ROUNDS; round++)
+		if (wqk_cpu_bound_round(test, &peak))
+			break;
+	if (round == WQK_BURN_ROUNDS)
+		kunit_skip(test, "%d rounds: every one had a 500 us burn charged 5 ms or more",
+			   WQK_BURN_ROUNDS);
+	KUNIT_EXPECT_EQ(test, peak, 1);
 }
 
 /* Spin (without sleeping) until the probe in ->data has started. */
