@@ -13,7 +13,7 @@ PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo pyth
 # Benchmark settings (harness/bench.py): A, B, ROUNDS, CLOCK, BENCH, SCENARIOS.
 export A B ROUNDS CLOCK BENCH SCENARIOS
 
-.PHONY: test test-all test-kvmguest build run patches check bench clean distclean
+.PHONY: test test-all test-kvmguest build run profile patches check bench clean distclean
 
 test:
 	$(H)/test.sh $(WQ) debug
@@ -29,6 +29,10 @@ build:
 
 run: build
 	$(PYTHON) $(H)/guest.py run $(WQ) $(CONFIG) $(CMD)
+
+# Instructions per kernel function of CMD, from ON to OFF (symbols).
+profile: build
+	$(PYTHON) $(H)/profile.py $(WQ) $(CONFIG) "$(CMD)" $(ON) $(OFF)
 
 patches:
 	$(H)/patches.sh

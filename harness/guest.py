@@ -57,13 +57,14 @@ def cmd_initrd(base, cmd, path):
     return path
 
 
-def qemu_command(kernel, initrd, append, clock=None, serial='mon:stdio'):
+def qemu_command(kernel, initrd, append, clock=None, serial='mon:stdio',
+                 extra=()):
     display = ['-nographic'] if serial == 'mon:stdio' else ['-display', 'none']
     return (['qemu-system-x86_64', '-nodefaults', '-no-reboot'] + display +
             ['-m', str(MEM_MB), '-bios', 'qboot.rom', '-serial', serial,
              '-kernel', kernel, '-initrd', initrd,
              '-append', f'console=ttyS0 panic=-1 {append}'.strip()]
-            + qemu_args(clock))
+            + qemu_args(clock) + list(extra))
 
 
 def _sysrq(proc, keys):
@@ -90,17 +91,18 @@ def exit_status(text):
 
 
 def boot_quiet(kernel, initrd, cmd, log_path, append='', timeout=900,
-               clock=None, progress=None):
+               clock=None, progress=None, extra=()):
     """Like boot(), with the console going straight to LOG_PATH.
 
     QEMU writes a file console without ever blocking, so the guest's
     console driver never waits on the host: under -icount nothing of the
-    host's timing reaches the guest through it.  No SysRq on timeout."""
+    host's timing reaches the guest through it.  No SysRq on timeout.
+    EXTRA: more QEMU arguments."""
     run_initrd = cmd_initrd(initrd, cmd, log_path + '.initrd')
     if os.path.exists(log_path):
         os.unlink(log_path)
     proc = subprocess.Popen(qemu_command(kernel, run_initrd, append, clock,
-                                         serial=f'file:{log_path}'),
+                                         serial=f'file:{log_path}', extra=extra),
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + timeout
