@@ -16,7 +16,8 @@
  *   latency     queue-to-start latency per workqueue kind, and of a
  *               SCHED_FIFO kthread_worker, with 0, 1 and 2 nice-0 CPU hogs
  *               per CPU
- *   throughput  items per second and queue_work() cost, 1/2/4 queuers
+ *   throughput  items per second and queue_work() cost, 1/2/4 queuers,
+ *               each queuing batches and woken by the last item of each
  *   flush       cost of flush_work(), flush_workqueue() and
  *               schedule_on_each_cpu()
  *   delay       lateness of delayed work, 1 to 100 ms
@@ -26,8 +27,10 @@
  *               after each scenario and after the idle timeout
  *
  * Interface, under /sys/kernel/debug/test_workqueue/:
- *   run      write "SCENARIO... [scale=tiny|quick|full] [idle_wait_s=N]"
- *            ("all" for every scenario); returns when the run is over.
+ *   run      write "SCENARIO... [scale=tiny|quick|full] [idle_wait_s=N]
+ *            [kind=K]..." ("all" for every scenario; kind= limits the
+ *            latency and throughput scenarios to the workqueue kinds
+ *            named, e.g. kind=unbound); returns when the run is over.
  *            The module parameter "run" takes the same string at load.
  *   churn    write "start"; reading stops it and reports
  *            "queued=N ran=N mismatched=N": items kept queued on random
@@ -945,6 +948,14 @@ static const char * const twq_kind_names[TWQ_NR_KINDS] = {
 	"percpu", "highpri", "unbound", "ordered", "bh", "fifo_kthread",
 };
 
+/* The kinds a run measures ("kind=NAME" in the command; all by default). */
+static unsigned long twq_kinds = BIT(TWQ_NR_KINDS) - 1;
+
+static bool twq_kind_selected(enum twq_kind kind)
+{
+	return twq_kinds & BIT(kind);
+}
+
 /* Where a scenario queues its items: a workqueue or a kthread_worker. */
 struct twq_target {
 	enum twq_kind kind;
@@ -989,7 +1000,7 @@ struct twq_item {
 	struct kthread_work kwork;
 	u64 queued_ns;
 	struct twq_samples *lat;
-	atomic_t *count;
+	atomic_t *left;		/* items of its batch still to run */
 	struct completion done;
 };
 
@@ -997,10 +1008,9 @@ static void twq_item_ran(struct twq_item *it)
 {
 	if (it->lat)
 		twq_sample(it->lat, ktime_get_ns() - it->queued_ns);
-	if (it->count) {
-		atomic_inc(it->count);
-		wake_up_var(it->count);
-	}
+	/* the last item of a batch wakes the queuer, once */
+	if (it->left && atomic_dec_and_test(it->left))
+		wake_up_var(it->left);
 	complete(&it->done);
 }
 
@@ -1173,7 +1183,8 @@ static int twq_scenario_latency(const struct twq_scale *sc)
 	cpus_read_unlock();
 	for (hogs = 0; hogs <= 2 && !ret; hogs++)
 		for (kind = 0; kind < TWQ_NR_KINDS && !ret; kind++)
-			ret = twq_lat_run(sc, kind, hogs, targets, nq);
+			if (twq_kind_selected(kind))
+				ret = twq_lat_run(sc, kind, hogs, targets, nq);
 	free_cpumask_var(targets);
 	return ret;
 }
@@ -1186,14 +1197,18 @@ static int twq_scenario_latency(const struct twq_scale *sc)
 
 /*
  * A throughput queuer queues a batch of distinct items back to back,
- * timing each queue call, then sleeps until the batch has run; no
- * spinning on items still pending.
+ * timing each queue call, then sleeps until the last item of the batch
+ * wakes it; no spinning on items still pending.  One wakeup per batch:
+ * waking the queuer for every item (as this did first) made the result
+ * depend on how often that wakeup preempted a worker sharing its CPU,
+ * which the scheduler decides from the two tasks' lag, not on what the
+ * workqueue costs.
  */
 struct twq_tp_queuer {
 	struct twq_target *target;
 	struct twq_item batch[TWQ_TP_BATCH];
 	struct twq_samples *cost;
-	atomic_t ran;
+	atomic_t left;
 	unsigned int n;
 	int cpu;
 };
@@ -1206,7 +1221,7 @@ static int twq_tp_queuer_fn(void *data)
 	while (queued < q->n) {
 		unsigned int nr = min(q->n - queued, (unsigned int)TWQ_TP_BATCH);
 
-		atomic_set(&q->ran, 0);
+		atomic_set(&q->left, nr);
 		for (i = 0; i < nr; i++) {
 			u64 t0 = ktime_get_ns();
 
@@ -1214,7 +1229,7 @@ static int twq_tp_queuer_fn(void *data)
 			twq_sample(q->cost, ktime_get_ns() - t0);
 		}
 		queued += nr;
-		if (!wait_var_event_timeout(&q->ran, atomic_read(&q->ran) >= nr,
+		if (!wait_var_event_timeout(&q->left, !atomic_read(&q->left),
 					    TWQ_WAIT))
 			break;
 	}
@@ -1252,7 +1267,7 @@ static int twq_tp_run(const struct twq_scale *sc, enum twq_kind kind,
 		qs[i].cpu = twq_nth_online_cpu(i);
 		for (j = 0; j < TWQ_TP_BATCH; j++) {
 			twq_item_init(&qs[i].batch[j], kind);
-			qs[i].batch[j].count = &qs[i].ran;
+			qs[i].batch[j].left = &qs[i].left;
 		}
 	}
 	start = ktime_get_ns();
@@ -1283,7 +1298,8 @@ static int twq_scenario_throughput(const struct twq_scale *sc)
 
 	for (kind = 0; kind < TWQ_FIFO_KTHREAD && !ret; kind++)
 		for (i = 0; i < ARRAY_SIZE(queuers) && !ret; i++)
-			ret = twq_tp_run(sc, kind, queuers[i]);
+			if (twq_kind_selected(kind))
+				ret = twq_tp_run(sc, kind, queuers[i]);
 	return ret;
 }
 
@@ -1568,13 +1584,14 @@ static int twq_run(unsigned long mask, const struct twq_scale *sc,
 	return ret;
 }
 
-/* Parse "SCENARIO... [scale=S] [idle_wait_s=N]" and run it. */
+/* Parse "SCENARIO... [scale=S] [idle_wait_s=N] [kind=K]..." and run it. */
 static int twq_run_command(char *cmd)
 {
 	const struct twq_scale *sc = &twq_scales[1];
-	unsigned long mask = 0;
+	unsigned long mask = 0, kinds = 0;
 	unsigned int idle_s = 0, i;
 	char *tok;
+	int kind;
 
 	while ((tok = strsep(&cmd, " \t\n,")) != NULL) {
 		if (!*tok)
@@ -1589,6 +1606,11 @@ static int twq_run_command(char *cmd)
 		} else if (str_has_prefix(tok, "idle_wait_s=")) {
 			if (kstrtouint(tok + 12, 10, &idle_s))
 				return -EINVAL;
+		} else if (str_has_prefix(tok, "kind=")) {
+			kind = match_string(twq_kind_names, TWQ_NR_KINDS, tok + 5);
+			if (kind < 0)
+				return -EINVAL;
+			kinds |= BIT(kind);
 		} else if (!strcmp(tok, "all")) {
 			mask = BIT(ARRAY_SIZE(twq_scenarios)) - 1;
 		} else {
@@ -1602,12 +1624,13 @@ static int twq_run_command(char *cmd)
 	}
 	if (!mask)
 		return -EINVAL;
+	twq_kinds = kinds ?: BIT(TWQ_NR_KINDS) - 1;
 	return twq_run(mask, sc, idle_s);
 }
 
 static char *twq_run_param;
 module_param_named(run, twq_run_param, charp, 0444);
-MODULE_PARM_DESC(run, "scenarios to run at load: \"SCENARIO... [scale=tiny|quick|full] [idle_wait_s=N]\"");
+MODULE_PARM_DESC(run, "scenarios to run at load: \"SCENARIO... [scale=tiny|quick|full] [idle_wait_s=N] [kind=K]...\"");
 
 static struct dentry *twq_dir;
 static struct workqueue_struct *twq_sysfs_wq[2];
