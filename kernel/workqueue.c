@@ -1067,7 +1067,8 @@ static void worker_end_item_locked(struct worker *worker)
 	/* ->hentry shares its place with ->entry: leave the latter empty */
 	hash_del(&worker->hentry);
 	INIT_LIST_HEAD(&worker->entry);
-	worker_clr_flags_locked(worker, WORKER_CPU_INTENSIVE);
+	if (unlikely(worker->flags & WORKER_CPU_INTENSIVE))
+		worker_clr_flags_locked(worker, WORKER_CPU_INTENSIVE);
 	/* PSI recognises its own item by it */
 	worker->last_func = worker->current_func;
 	worker->current_work = NULL;
@@ -1780,21 +1781,24 @@ static void activate_work_locked(struct pool_workqueue *pwq,
 /*
  * Activate @pwq's first inactive item if the limits allow (barriers need
  * no slot).  With @fill, the node quota is taken even if other pwqs wait.
+ * An unbound pwq left with no inactive item stops waiting for the quota.
  */
 static bool pwq_activate_first_locked(struct pool_workqueue *pwq, bool fill)
 {
 	struct work_struct *work;
+	bool done = false;
 
 	wq_assert_P(pwq->pool);
 	work = list_first_entry_or_null(&pwq->inactive_works,
 					struct work_struct, entry);
-	if (!work)
-		return false;
-	if (data_color(work_data(work)) != WORK_NO_COLOR &&
-	    !pwq_tryinc_nr_active_locked(pwq, fill))
-		return false;
-	activate_work_locked(pwq, work);
-	return true;
+	if (work && (data_color(work_data(work)) == WORK_NO_COLOR ||
+		     pwq_tryinc_nr_active_locked(pwq, fill))) {
+		activate_work_locked(pwq, work);
+		done = true;
+	}
+	if (list_empty(&pwq->inactive_works) && pwq_is_unbound(pwq))
+		node_quota_unlist_locked(pwq);
+	return done;
 }
 
 /**
@@ -1804,11 +1808,15 @@ static bool pwq_activate_first_locked(struct pool_workqueue *pwq, bool fill)
  * For callers that run the pool's worklist themselves next.
  *
  * Context: pool->lock (P).
+ * Return: whether an item was activated.
  */
-void pwq_activate_inactive_locked_nokick(struct pool_workqueue *pwq)
+bool pwq_activate_inactive_locked_nokick(struct pool_workqueue *pwq)
 {
+	bool any = false;
+
 	while (pwq_activate_first_locked(pwq, true))
-		;
+		any = true;
+	return any;
 }
 
 /**
@@ -1816,11 +1824,14 @@ void pwq_activate_inactive_locked_nokick(struct pool_workqueue *pwq)
  * @pwq: the pwq
  *
  * Context: pool->lock (P).
+ * Return: whether an item was activated.
  */
-void pwq_activate_inactive_locked(struct pool_workqueue *pwq)
+bool pwq_activate_inactive_locked(struct pool_workqueue *pwq)
 {
-	pwq_activate_inactive_locked_nokick(pwq);
+	bool any = pwq_activate_inactive_locked_nokick(pwq);
+
 	kick_pool_locked(pwq->pool);
+	return any;
 }
 
 /**
@@ -1837,6 +1848,32 @@ void pwq_set_max_active_locked(struct pool_workqueue *pwq)
 }
 
 /*
+ * @pwq's slot of the node quota, just given up by an item, goes straight
+ * to its next inactive item (and the barriers before it): no counting out
+ * and in again.  Returns whether an item took it.
+ */
+static bool pwq_pass_slot_locked(struct pool_workqueue *pwq)
+{
+	struct work_struct *work;
+	bool passed = false;
+
+	wq_assert_P(pwq->pool);
+	while (!passed) {
+		/* activating moves the barriers linked behind it along */
+		work = list_first_entry_or_null(&pwq->inactive_works,
+						struct work_struct, entry);
+		if (!work)
+			break;
+		passed = data_color(work_data(work)) != WORK_NO_COLOR;
+		activate_work_locked(pwq, work);
+	}
+	pwq->nr_active += passed;
+	if (list_empty(&pwq->inactive_works))
+		node_quota_unlist_locked(pwq);
+	return passed;
+}
+
+/*
  * An active item of @pwq finished or was cancelled: its slot goes to the
  * next inactive item, of this pwq or, for unbound workqueues, of the pwq
  * waiting longest for the node's quota.  Without @kick, the pool is not
@@ -1846,11 +1883,19 @@ void pwq_set_max_active_locked(struct pool_workqueue *pwq)
  */
 static void pwq_dec_active_locked(struct pool_workqueue *pwq, bool kick)
 {
+	bool activated;
+
 	wq_assert_P(pwq->pool);
 	pwq->nr_active--;
-	if (pwq_is_unbound(pwq))
-		node_quota_dec_locked(pwq, kick);
-	else if (pwq_activate_first_locked(pwq, false) && kick)
+	if (!pwq_is_unbound(pwq)) {
+		activated = pwq_activate_first_locked(pwq, false);
+	} else {
+		/* alone in line for the node's slots: keep this one */
+		activated = node_quota_may_pass(pwq) && pwq_pass_slot_locked(pwq);
+		if (!activated)
+			node_quota_dec_locked(pwq, kick);
+	}
+	if (activated && kick)
 		kick_pool_locked(pwq->pool);
 }
 
@@ -2604,6 +2649,9 @@ static int try_to_grab_pending(struct work_struct *work, bool is_dwork,
 
 			debug_work_deactivate(work);
 			unlink_queued_work_locked(pool, work, data);
+			/* an unbound pwq with no inactive item left waits for no slot */
+			if (list_empty(&pwq->inactive_works) && pwq_is_unbound(pwq))
+				node_quota_unlist_locked(pwq);
 			/* off queue before the counts: they may drop the lock */
 			set_work_off_queue(work, pool->id, pool_offq_bits(pool), true);
 			pwq_dec_nr_in_flight_locked(pwq, data, true);

@@ -228,7 +228,8 @@ struct pool_workqueue {
  * struct wq_node_nr_active - active-item quota of an unbound workqueue on
  *	one NUMA node
  * @max: the quota (W to change, N to read)
- * @nr: active items of the workqueue's pwqs on the node (N)
+ * @nr: active items of the workqueue's pwqs on the node (atomic; a free
+ *	slot is taken without N while no pwq waits)
  * @lock: the N lock
  * @pending_pwqs: pwqs with inactive items waiting for the quota (N)
  */
@@ -378,8 +379,8 @@ void discard_pwq(struct pool_workqueue *pwq);
 void wq_refresh_limits(struct workqueue_struct *wq);
 void link_pwq(struct pool_workqueue *pwq);
 void pwq_set_max_active_locked(struct pool_workqueue *pwq);
-void pwq_activate_inactive_locked(struct pool_workqueue *pwq);
-void pwq_activate_inactive_locked_nokick(struct pool_workqueue *pwq);
+bool pwq_activate_inactive_locked(struct pool_workqueue *pwq);
+bool pwq_activate_inactive_locked_nokick(struct pool_workqueue *pwq);
 void worker_attach_to_pool(struct worker *worker, struct worker_pool *pool);
 void worker_detach_from_pool(struct worker *worker);
 const struct cpumask *pool_allowed_cpus(struct worker_pool *pool);
@@ -396,6 +397,8 @@ struct wq_node_nr_active *wq_node_nr_active(struct workqueue_struct *wq,
 					    int node);
 void wq_update_node_max_active(struct workqueue_struct *wq, int off_cpu);
 bool node_quota_tryinc_locked(struct pool_workqueue *pwq, bool fill);
+void node_quota_unlist_locked(struct pool_workqueue *pwq);
+bool node_quota_may_pass(struct pool_workqueue *pwq);
 void node_quota_dec_locked(struct pool_workqueue *pwq, bool kick);
 void copy_workqueue_attrs(struct workqueue_attrs *to,
 			  const struct workqueue_attrs *from);

@@ -311,6 +311,18 @@ static struct workqueue_struct *wqk_wq_new(struct kunit *test,
 	return wq;
 }
 
+KUNIT_DEFINE_ACTION_WRAPPER(wqk_free_attrs_action, free_workqueue_attrs,
+			    struct workqueue_attrs *);
+
+static struct workqueue_attrs *wqk_attrs_new(struct kunit *test)
+{
+	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
+
+	KUNIT_ASSERT_NOT_NULL(test, attrs);
+	wqk_defer(test, wqk_free_attrs_action, attrs);
+	return attrs;
+}
+
 static struct workqueue_struct *wqk_ordered_new(struct kunit *test)
 {
 	struct workqueue_struct *wq;
@@ -836,6 +848,81 @@ static void min_active_lets_every_node_progress(struct kunit *test)
 	KUNIT_EXPECT_LE(test, atomic_read(&t->started), 2);
 }
 
+/*
+ * An unbound workqueue with max_active 1 and one pwq per CPU: two CPUs
+ * of one node share the node's single slot.  Sets *@a and *@b, or skips.
+ */
+static struct workqueue_struct *wqk_one_slot_per_node_wq(struct kunit *test,
+							 int *a, int *b)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 1);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	int cpu;
+
+	*a = *b = -1;
+	for_each_online_cpu(cpu) {
+		if (*a < 0)
+			*a = cpu;
+		else if (*b < 0 && cpu_to_node(cpu) == cpu_to_node(*a))
+			*b = cpu;
+	}
+	if (*b < 0)
+		kunit_skip(test, "needs two online CPUs on one NUMA node");
+	attrs->affn_scope = WQ_AFFN_CPU;
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	return wq;
+}
+
+/*
+ * The slot an item gives back goes to the pwq that waited longest, not
+ * to the next item of the pwq it came from.
+ */
+static void node_quota_goes_to_the_pwq_waiting_longest(struct kunit *test)
+{
+	struct wqk_probe *hold = wqk_gated_probe(test, NULL);
+	struct wqk_probe *waiter = wqk_gated_probe(test, NULL);
+	struct wqk_probe *again = wqk_probe_new(test, NULL);
+	struct workqueue_struct *wq;
+	int a, b;
+
+	wq = wqk_one_slot_per_node_wq(test, &a, &b);
+	queue_work_on(a, wq, &hold->work);
+	WQK_WAIT(test, &hold->started);
+	queue_work_on(b, wq, &waiter->work);
+	queue_work_on(a, wq, &again->work);
+	msleep(WQK_SETTLE_MS);
+	KUNIT_EXPECT_FALSE(test, completion_done(&waiter->started));
+
+	wqk_open(hold);
+	WQK_WAIT(test, &waiter->started);
+	msleep(WQK_SETTLE_MS);
+	KUNIT_EXPECT_FALSE(test, completion_done(&again->started));
+	wqk_open(waiter);
+	WQK_WAIT(test, &again->finished);
+}
+
+/* A pwq whose waiting items were all cancelled does not hold up others. */
+static void cancelled_waiter_leaves_the_node_quota_free(struct kunit *test)
+{
+	struct wqk_probe *hold = wqk_gated_probe(test, NULL);
+	struct wqk_probe *cancelled = wqk_probe_new(test, NULL);
+	struct wqk_probe *later = wqk_probe_new(test, NULL);
+	struct workqueue_struct *wq;
+	int a, b;
+
+	wq = wqk_one_slot_per_node_wq(test, &a, &b);
+	queue_work_on(a, wq, &hold->work);
+	WQK_WAIT(test, &hold->started);
+	queue_work_on(b, wq, &cancelled->work);
+	KUNIT_EXPECT_TRUE(test, cancel_work(&cancelled->work));
+	wqk_open(hold);
+	WQK_WAIT(test, &hold->finished);
+
+	queue_work_on(a, wq, &later->work);
+	WQK_WAIT(test, &later->finished);
+	KUNIT_EXPECT_FALSE(test, completion_done(&cancelled->started));
+}
+
 static struct kunit_case wqk_ordered_cases[] = {
 	KUNIT_CASE(ordered_runs_in_queueing_order_from_all_cpus),
 	KUNIT_CASE(ordered_runs_one_at_a_time_when_items_sleep),
@@ -843,6 +930,8 @@ static struct kunit_case wqk_ordered_cases[] = {
 	KUNIT_CASE(unbound_max_active_bounds_items_in_flight),
 	KUNIT_CASE(set_max_active_changes_the_bound),
 	KUNIT_CASE(min_active_lets_every_node_progress),
+	KUNIT_CASE(node_quota_goes_to_the_pwq_waiting_longest),
+	KUNIT_CASE(cancelled_waiter_leaves_the_node_quota_free),
 	{}
 };
 
@@ -1743,18 +1832,6 @@ static struct kunit_suite wqk_bh_suite = {
 /* ------------------------------------------------------------------ */
 /* 9. workqueue_unbound                                                */
 /* ------------------------------------------------------------------ */
-
-KUNIT_DEFINE_ACTION_WRAPPER(wqk_free_attrs_action, free_workqueue_attrs,
-			    struct workqueue_attrs *);
-
-static struct workqueue_attrs *wqk_attrs_new(struct kunit *test)
-{
-	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
-
-	KUNIT_ASSERT_NOT_NULL(test, attrs);
-	wqk_defer(test, wqk_free_attrs_action, attrs);
-	return attrs;
-}
 
 /* Run one item on @wq, queued on @cpu, and return its probe. */
 static struct wqk_probe *__wqk_run_one(struct kunit *test,
