@@ -17,6 +17,7 @@
  * does not ship; the plugin API version of QEMU 7.2 is 1.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static int counting;
 static char *out_path;
 /* instructions of each on..off window */
 static uint64_t windows[MAX_WINDOWS];
-static unsigned int nr_windows, max_windows = MAX_WINDOWS - 1;
+static unsigned int nr_windows, max_windows = UINT_MAX;
 static uint64_t vcpu_insns[MAX_VCPUS];
 static uint64_t traced[MAX_TRACED], counted;
 static unsigned int nr_traced, nr_events;
@@ -92,7 +93,8 @@ static void block_exec(unsigned int vcpu, void *udata)
 		events[nr_events++] = (struct event){ counted, b->vaddr, vcpu };
 	b->execs++;
 	counted += b->insns;
-	windows[nr_windows] += b->insns;
+	/* the last line counts every window past it */
+	windows[nr_windows < MAX_WINDOWS ? nr_windows : MAX_WINDOWS - 1] += b->insns;
 	vcpu_insns[vcpu % MAX_VCPUS] += b->insns;
 }
 
