@@ -1113,10 +1113,9 @@ static void process_one_work(struct worker *worker, struct work_struct *work)
 	/*
 	 * PENDING is clear before the function reads anything: a queuer that
 	 * sets it again after our read of the state will queue the item
-	 * again.  Pairs with the full barrier of test_and_set_bit() when
-	 * queueing.
+	 * again.
 	 */
-	smp_mb();
+	smp_mb();	/* pairs with test_and_set_bit() when queueing */
 
 	lock_depth = lockdep_depth(current);
 	lock_map_acquire(pwq->wq->lockdep_map);

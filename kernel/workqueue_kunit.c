@@ -99,6 +99,7 @@ typedef void (*wqk_hook_fn)(struct wqk_probe *p);
  * @current_work: what current_work() returned in the last execution
  * @ran_at: jiffies when the last execution began
  * @running_at_start: probes of @tracker running when it began
+ * @burn_cpu_ns: CPU time charged to the last execution's burn
  *
  * Exactly one of @work, @dwork and @rwork is used by a probe.
  */
