@@ -1645,17 +1645,14 @@ static void unplug_current_pwq(struct workqueue_struct *wq)
 	raw_spin_unlock_irq(&pwq->pool->lock);
 }
 
-/* Drop @pwq from its node quota's list of waiting pwqs. */
+/* Drop @pwq from its node quota's line of waiting pwqs, if it is in it. */
 static void pwq_leave_node_quota(struct pool_workqueue *pwq)
 {
-	struct wq_node_nr_active *nna;
-
 	if (list_empty(&pwq->pending_node))
 		return;
-	nna = wq_node_nr_active(pwq->wq, pwq->pool->node);
-	raw_spin_lock_irq(&nna->lock);
-	list_del_init(&pwq->pending_node);
-	raw_spin_unlock_irq(&nna->lock);
+	raw_spin_lock_irq(&pwq->pool->lock);
+	node_quota_unlist_locked(pwq);
+	raw_spin_unlock_irq(&pwq->pool->lock);
 }
 
 /*

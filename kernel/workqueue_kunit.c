@@ -850,11 +850,13 @@ static void min_active_lets_every_node_progress(struct kunit *test)
 }
 
 /*
- * An unbound workqueue with max_active 1 and one pwq per CPU: two CPUs
- * of one node share the node's single slot.  Sets *@a and *@b, or skips.
+ * An unbound workqueue with max_active 1 and one pwq per CPU, so that two
+ * CPUs of one node share the node's single slot, and *@hold running gated
+ * on *@a in that slot.  Sets *@a and *@b, or skips.
  */
-static struct workqueue_struct *wqk_one_slot_per_node_wq(struct kunit *test,
-							 int *a, int *b)
+static struct workqueue_struct *wqk_node_slot_held(struct kunit *test,
+						   int *a, int *b,
+						   struct wqk_probe **hold)
 {
 	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 1);
 	struct workqueue_attrs *attrs = wqk_attrs_new(test);
@@ -871,6 +873,9 @@ static struct workqueue_struct *wqk_one_slot_per_node_wq(struct kunit *test,
 		kunit_skip(test, "needs two online CPUs on one NUMA node");
 	attrs->affn_scope = WQ_AFFN_CPU;
 	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	*hold = wqk_gated_probe(test, NULL);
+	queue_work_on(*a, wq, &(*hold)->work);
+	WQK_WAIT(test, &(*hold)->started);
 	return wq;
 }
 
@@ -880,15 +885,13 @@ static struct workqueue_struct *wqk_one_slot_per_node_wq(struct kunit *test,
  */
 static void node_quota_goes_to_the_pwq_waiting_longest(struct kunit *test)
 {
-	struct wqk_probe *hold = wqk_gated_probe(test, NULL);
 	struct wqk_probe *waiter = wqk_gated_probe(test, NULL);
 	struct wqk_probe *again = wqk_probe_new(test, NULL);
 	struct workqueue_struct *wq;
+	struct wqk_probe *hold;
 	int a, b;
 
-	wq = wqk_one_slot_per_node_wq(test, &a, &b);
-	queue_work_on(a, wq, &hold->work);
-	WQK_WAIT(test, &hold->started);
+	wq = wqk_node_slot_held(test, &a, &b, &hold);
 	queue_work_on(b, wq, &waiter->work);
 	queue_work_on(a, wq, &again->work);
 	msleep(WQK_SETTLE_MS);
@@ -905,15 +908,13 @@ static void node_quota_goes_to_the_pwq_waiting_longest(struct kunit *test)
 /* A pwq whose waiting items were all cancelled does not hold up others. */
 static void cancelled_waiter_leaves_the_node_quota_free(struct kunit *test)
 {
-	struct wqk_probe *hold = wqk_gated_probe(test, NULL);
 	struct wqk_probe *cancelled = wqk_probe_new(test, NULL);
 	struct wqk_probe *later = wqk_probe_new(test, NULL);
 	struct workqueue_struct *wq;
+	struct wqk_probe *hold;
 	int a, b;
 
-	wq = wqk_one_slot_per_node_wq(test, &a, &b);
-	queue_work_on(a, wq, &hold->work);
-	WQK_WAIT(test, &hold->started);
+	wq = wqk_node_slot_held(test, &a, &b, &hold);
 	queue_work_on(b, wq, &cancelled->work);
 	KUNIT_EXPECT_TRUE(test, cancel_work(&cancelled->work));
 	wqk_open(hold);
