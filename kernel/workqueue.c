@@ -1744,6 +1744,13 @@ static bool pwq_is_unbound(struct pool_workqueue *pwq)
 	return pwq->wq->flags & WQ_UNBOUND;
 }
 
+/* An unbound pwq with no inactive item left waits for no slot. */
+static void pwq_unlist_if_drained_locked(struct pool_workqueue *pwq)
+{
+	if (list_empty(&pwq->inactive_works) && pwq_is_unbound(pwq))
+		node_quota_unlist_locked(pwq);
+}
+
 /* Take an active slot for one more item of @pwq, if the limits allow. */
 static bool pwq_tryinc_nr_active_locked(struct pool_workqueue *pwq, bool fill)
 {
@@ -1777,7 +1784,6 @@ static void activate_work_locked(struct pool_workqueue *pwq,
 /*
  * Activate @pwq's first inactive item if the limits allow (barriers need
  * no slot).  With @fill, the node quota is taken even if other pwqs wait.
- * An unbound pwq left with no inactive item stops waiting for the quota.
  */
 static bool pwq_activate_first_locked(struct pool_workqueue *pwq, bool fill)
 {
@@ -1792,8 +1798,7 @@ static bool pwq_activate_first_locked(struct pool_workqueue *pwq, bool fill)
 		activate_work_locked(pwq, work);
 		done = true;
 	}
-	if (list_empty(&pwq->inactive_works) && pwq_is_unbound(pwq))
-		node_quota_unlist_locked(pwq);
+	pwq_unlist_if_drained_locked(pwq);
 	return done;
 }
 
@@ -1864,8 +1869,7 @@ static bool pwq_pass_slot_locked(struct pool_workqueue *pwq)
 		activate_work_locked(pwq, work);
 	}
 	pwq->nr_active += passed;
-	if (list_empty(&pwq->inactive_works))
-		node_quota_unlist_locked(pwq);
+	pwq_unlist_if_drained_locked(pwq);
 	return passed;
 }
 
@@ -2645,9 +2649,7 @@ static int try_to_grab_pending(struct work_struct *work, bool is_dwork,
 
 			debug_work_deactivate(work);
 			unlink_queued_work_locked(pool, work, data);
-			/* an unbound pwq with no inactive item left waits for no slot */
-			if (list_empty(&pwq->inactive_works) && pwq_is_unbound(pwq))
-				node_quota_unlist_locked(pwq);
+			pwq_unlist_if_drained_locked(pwq);
 			/* off queue before the counts: they may drop the lock */
 			set_work_off_queue(work, pool->id, pool_offq_bits(pool), true);
 			pwq_dec_nr_in_flight_locked(pwq, data, true);
