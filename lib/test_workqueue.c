@@ -16,8 +16,9 @@
  *   latency     queue-to-start latency per workqueue kind, and of a
  *               SCHED_FIFO kthread_worker, with 0, 1 and 2 nice-0 CPU hogs
  *               per CPU
- *   throughput  items per second and queue_work() cost, 1/2/4 queuers,
- *               each queuing batches and woken by the last item of each
+ *   throughput  items per second and queue_work() cost by path (item
+ *               active or left inactive), 1/2/4 queuers, each queuing
+ *               batches and woken by the last item of each
  *   flush       cost of flush_work(), flush_workqueue() and
  *               schedule_on_each_cpu()
  *   delay       lateness of delayed work, 1 to 100 ms
@@ -1203,11 +1204,33 @@ static int twq_scenario_latency(const struct twq_scale *sc)
  * depend on how often that wakeup preempted a worker sharing its CPU,
  * which the scheduler decides from the two tasks' lag, not on what the
  * workqueue costs.
+ *
+ * Each call's cost is filed by the path it took: "active" if the item
+ * went to a pool (and maybe woke a worker), "inactive" if it waited
+ * behind max_active, as WORK_STRUCT_INACTIVE shows right after the call.
+ * The two paths differ by a wakeup, and with several queuers on a
+ * workqueue of limited max_active each holds about half the calls: the
+ * median of all calls then only said on which side of the gap between
+ * them the middle call fell, not what either path costs.  An item
+ * activated in the few nanoseconds between the call's end and the test
+ * is counted as active, on either kernel alike.  A path that fewer than
+ * one call in TWQ_TP_MIN_SHARE takes is left out of the results: its
+ * count is the outcome of a few dozen races (the first items of a batch
+ * finding the last ones of the previous batch still active) and its
+ * percentiles would rest on that few samples.
  */
+#define TWQ_TP_MIN_SHARE	100
+
+enum twq_tp_path { TWQ_TP_ACTIVE, TWQ_TP_INACTIVE, TWQ_TP_NR_PATHS };
+
+static const char * const twq_tp_path_names[TWQ_TP_NR_PATHS] = {
+	"active", "inactive",
+};
+
 struct twq_tp_queuer {
 	struct twq_target *target;
 	struct twq_item batch[TWQ_TP_BATCH];
-	struct twq_samples *cost;
+	struct twq_samples *cost;	/* [TWQ_TP_NR_PATHS] */
 	atomic_t left;
 	unsigned int n;
 	int cpu;
@@ -1223,10 +1246,15 @@ static int twq_tp_queuer_fn(void *data)
 
 		atomic_set(&q->left, nr);
 		for (i = 0; i < nr; i++) {
-			u64 t0 = ktime_get_ns();
+			struct work_struct *w = &q->batch[i].work;
+			u64 t0 = ktime_get_ns(), t1;
+			enum twq_tp_path path;
 
 			twq_item_queue(q->target, &q->batch[i], q->cpu);
-			twq_sample(q->cost, ktime_get_ns() - t0);
+			t1 = ktime_get_ns();
+			path = test_bit(WORK_STRUCT_INACTIVE_BIT, work_data_bits(w)) ?
+			       TWQ_TP_INACTIVE : TWQ_TP_ACTIVE;
+			twq_sample(&q->cost[path], t1 - t0);
 		}
 		queued += nr;
 		if (!wait_var_event_timeout(&q->left, !atomic_read(&q->left),
@@ -1239,8 +1267,8 @@ static int twq_tp_queuer_fn(void *data)
 static int twq_tp_run(const struct twq_scale *sc, enum twq_kind kind,
 		      unsigned int nq)
 {
+	struct twq_samples cost[TWQ_TP_NR_PATHS] = {};
 	struct twq_tp_queuer *qs;
-	struct twq_samples cost;
 	struct twq_threads ts;
 	struct twq_target t;
 	unsigned int i, j, total = nq * sc->tp_n;
@@ -1254,15 +1282,16 @@ static int twq_tp_run(const struct twq_scale *sc, enum twq_kind kind,
 	ret = twq_target_init(&t, kind);
 	if (ret)
 		goto out_free;
-	ret = twq_samples_init(&cost, total);
+	for (i = 0; i < TWQ_TP_NR_PATHS && !ret; i++)
+		ret = twq_samples_init(&cost[i], total);
 	if (!ret)
 		ret = twq_threads_init(&ts, nq);
 	if (ret)
-		goto out_target;
+		goto out_cost;
 
 	for (i = 0; i < nq; i++) {
 		qs[i].target = &t;
-		qs[i].cost = &cost;
+		qs[i].cost = cost;
 		qs[i].n = sc->tp_n;
 		qs[i].cpu = twq_nth_online_cpu(i);
 		for (j = 0; j < TWQ_TP_BATCH; j++) {
@@ -1280,10 +1309,18 @@ static int twq_tp_run(const struct twq_scale *sc, enum twq_kind kind,
 	snprintf(name, sizeof(name), "throughput.%s.q%u", twq_kind_names[kind], nq);
 	twq_emit("items/s", div64_u64((u64)total * NSEC_PER_SEC,
 				      max(end - start, 1ULL)), "%s.rate", name);
-	strlcat(name, ".queue_cost", sizeof(name));
-	twq_emit_stats(&cost, "ns", name);
-out_target:
-	twq_samples_free(&cost);
+	for (i = 0; i < TWQ_TP_NR_PATHS; i++) {
+		char path[64];
+
+		if ((u64)twq_samples_n(&cost[i]) * TWQ_TP_MIN_SHARE < total)
+			continue;
+		snprintf(path, sizeof(path), "%s.queue_cost.%s", name,
+			 twq_tp_path_names[i]);
+		twq_emit_stats(&cost[i], "ns", path);
+	}
+out_cost:
+	for (i = 0; i < TWQ_TP_NR_PATHS; i++)
+		twq_samples_free(&cost[i]);
 	twq_target_destroy(&t);
 out_free:
 	kvfree(qs);
