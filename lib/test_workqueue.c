@@ -1712,59 +1712,50 @@ static ssize_t twq_run_write(struct file *file, const char __user *ubuf,
 	return ret ? ret : count;
 }
 
-static ssize_t twq_churn_write(struct file *file, const char __user *ubuf,
-			       size_t count, loff_t *ppos)
-{
-	char cmd[16];
-	int ret = twq_get_cmd(cmd, sizeof(cmd), ubuf, count);
+/*
+ * The selftest hooks, churn and freezer: writing the verb starts one,
+ * reading reports its outcome (for churn, stopping it first).
+ */
+struct twq_hook {
+	const char *verb;
+	int (*start)(void);
+	int (*report)(char *buf, size_t len);
+};
 
-	if (ret)
-		return ret;
-	mutex_lock(&twq_mutex);
-	ret = sysfs_streq(cmd, "start") ? twq_churn_start() : -EINVAL;
-	mutex_unlock(&twq_mutex);
-	return ret ? ret : count;
-}
+static const struct twq_hook twq_churn_hook = {
+	.verb = "start", .start = twq_churn_start, .report = twq_churn_stop,
+};
 
-/* Reading churn stops it and reports. */
-static ssize_t twq_churn_read(struct file *file, char __user *ubuf,
+static const struct twq_hook twq_freezer_hook = {
+	.verb = "arm", .start = twq_freezer_arm, .report = twq_freezer_show,
+};
+
+static ssize_t twq_hook_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
-	char buf[96];
-	int len;
-
-	if (*ppos)
-		return 0;
-	mutex_lock(&twq_mutex);
-	len = twq_churn_stop(buf, sizeof(buf));
-	mutex_unlock(&twq_mutex);
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
-}
-
-static ssize_t twq_freezer_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos)
-{
+	const struct twq_hook *hook = file->private_data;
 	char cmd[16];
 	int ret = twq_get_cmd(cmd, sizeof(cmd), ubuf, count);
 
 	if (ret)
 		return ret;
 	mutex_lock(&twq_mutex);
-	ret = sysfs_streq(cmd, "arm") ? twq_freezer_arm() : -EINVAL;
+	ret = sysfs_streq(cmd, hook->verb) ? hook->start() : -EINVAL;
 	mutex_unlock(&twq_mutex);
 	return ret ? ret : count;
 }
 
-static ssize_t twq_freezer_read(struct file *file, char __user *ubuf,
-				size_t count, loff_t *ppos)
+static ssize_t twq_hook_read(struct file *file, char __user *ubuf,
+			     size_t count, loff_t *ppos)
 {
+	const struct twq_hook *hook = file->private_data;
 	char buf[160];
 	int len;
 
 	if (*ppos)
 		return 0;
 	mutex_lock(&twq_mutex);
-	len = twq_freezer_show(buf, sizeof(buf));
+	len = hook->report(buf, sizeof(buf));
 	mutex_unlock(&twq_mutex);
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
@@ -1774,16 +1765,11 @@ static const struct file_operations twq_run_fops = {
 	.write = twq_run_write,
 };
 
-static const struct file_operations twq_churn_fops = {
+static const struct file_operations twq_hook_fops = {
 	.owner = THIS_MODULE,
-	.write = twq_churn_write,
-	.read = twq_churn_read,
-};
-
-static const struct file_operations twq_freezer_fops = {
-	.owner = THIS_MODULE,
-	.write = twq_freezer_write,
-	.read = twq_freezer_read,
+	.open = simple_open,
+	.write = twq_hook_write,
+	.read = twq_hook_read,
 };
 
 static void twq_sysfs_wqs_free(void)
@@ -1805,8 +1791,10 @@ static int __init twq_init(void)
 	}
 	twq_dir = debugfs_create_dir("test_workqueue", NULL);
 	debugfs_create_file("run", 0200, twq_dir, NULL, &twq_run_fops);
-	debugfs_create_file("churn", 0600, twq_dir, NULL, &twq_churn_fops);
-	debugfs_create_file("freezer", 0600, twq_dir, NULL, &twq_freezer_fops);
+	debugfs_create_file("churn", 0600, twq_dir, (void *)&twq_churn_hook,
+			    &twq_hook_fops);
+	debugfs_create_file("freezer", 0600, twq_dir, (void *)&twq_freezer_hook,
+			    &twq_hook_fops);
 
 	if (twq_run_param) {
 		char *cmd = kstrdup(twq_run_param, GFP_KERNEL);
