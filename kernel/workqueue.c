@@ -185,6 +185,12 @@ static unsigned long color_data(unsigned int color)
 	return (unsigned long)color << WORK_STRUCT_COLOR_SHIFT;
 }
 
+/* The flush color that closing number @seq + 1 closes (see section 8). */
+static unsigned int seq_color(unsigned long seq)
+{
+	return seq % NR_FLUSH_COLORS;
+}
+
 static unsigned int data_disable_depth(unsigned long data)
 {
 	if (data & WORK_STRUCT_PWQ)
@@ -1711,7 +1717,6 @@ struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,
 		return NULL;
 	pwq->pool = pool;
 	pwq->wq = wq;
-	pwq->flush_color = -1;
 	pwq->max_active = wq->max_active;
 	INIT_LIST_HEAD(&pwq->inactive_works);
 	INIT_LIST_HEAD(&pwq->pending_node);
@@ -1735,7 +1740,7 @@ void link_pwq(struct pool_workqueue *pwq)
 	if (!list_empty(&pwq->pwqs_node))
 		return;
 	/* new items get the workqueue's color; flush colors cycle in step */
-	pwq->work_color = wq->work_color;
+	pwq->work_color = seq_color(wq->flush_seq);
 	list_add_tail_rcu(&pwq->pwqs_node, &wq->pwqs);
 }
 
@@ -1899,6 +1904,68 @@ static void pwq_dec_active_locked(struct pool_workqueue *pwq, bool kick)
 		kick_pool_locked(pwq->pool);
 }
 
+/*
+ * Flush colors.  An item takes its pwq's work color when it is queued and
+ * is counted in the pwq's nr_in_flight[] for that color until it is done.
+ * flush_workqueue() closes the workqueue's current color: every pwq moves
+ * on to the next one, and the flush waits until the closed color and
+ * every color closed before it have drained.  The closings are numbered,
+ * wq->flush_seq, and closing number N closes color (N - 1) %
+ * NR_FLUSH_COLORS; wq->flushed_seq counts the closings whose colors have
+ * drained, in order.  A color drains when the last pwq that had items of
+ * it at its closing runs out of them (wq->nr_pwqs_to_flush[]); one that
+ * drains before an older one waits in wq->drained_colors.  So a flush
+ * waits for exactly the items queued before it, while up to
+ * NR_FLUSH_COLORS - 1 flushes are under way; a flusher that finds every
+ * color in use waits for the oldest one, then closes one of its own.
+ */
+
+/* A flush_workqueue() caller, waiting until flushed_seq reaches @seq. */
+struct flush_waiter {
+	struct list_head node;
+	unsigned long seq;
+	struct completion done;
+};
+
+/* Let go of the flushers whose closing has drained, with all before it. */
+static void wake_flushers_locked(struct workqueue_struct *wq)
+{
+	struct flush_waiter *f, *next;
+
+	wq_assert_F(wq);
+	list_for_each_entry_safe(f, next, &wq->flushers, node) {
+		if ((long)(wq->flushed_seq - f->seq) >= 0) {
+			list_del_init(&f->node);
+			complete(&f->done);
+		}
+	}
+}
+
+/**
+ * flush_color_put - a pwq owing @color to the flush, or its closing, is done
+ * @wq: the workqueue
+ * @color: a closed color
+ *
+ * When the last one is done, the color has drained: the closings drained
+ * in order are counted in wq->flushed_seq and their flushers let go.
+ *
+ * Context: any; may be called under pool->lock (P).  Takes F.
+ */
+static void flush_color_put(struct workqueue_struct *wq, unsigned int color)
+{
+	unsigned long flags;
+
+	if (!atomic_dec_and_test(&wq->nr_pwqs_to_flush[color]))
+		return;
+	raw_spin_lock_irqsave(&wq->flush_lock, flags);
+	__set_bit(color, &wq->drained_colors);
+	while (__test_and_clear_bit(seq_color(wq->flushed_seq),
+				    &wq->drained_colors))
+		wq->flushed_seq++;
+	wake_flushers_locked(wq);
+	raw_spin_unlock_irqrestore(&wq->flush_lock, flags);
+}
+
 /**
  * pwq_dec_nr_in_flight_locked - an item of @pwq left the queue for good
  * @pwq: the pwq
@@ -1921,10 +1988,9 @@ static void pwq_dec_nr_in_flight_locked(struct pool_workqueue *pwq,
 		if (!(data & WORK_STRUCT_INACTIVE))
 			pwq_dec_active_locked(pwq, kick);
 		pwq->nr_in_flight[color]--;
-		if (pwq->flush_color == color && !pwq->nr_in_flight[color]) {
-			pwq->flush_color = -1;
-			if (atomic_dec_and_test(&wq->nr_pwqs_to_flush))
-				complete(&wq->flush_done);
+		if ((pwq->flush_colors & BIT(color)) && !pwq->nr_in_flight[color]) {
+			pwq->flush_colors &= ~BIT(color);
+			flush_color_put(wq, color);
 		}
 	}
 	put_pwq_locked(pwq);
@@ -2493,46 +2559,85 @@ bool flush_rcu_work(struct rcu_work *rwork)
 }
 EXPORT_SYMBOL(flush_rcu_work);
 
+/*
+ * Close the workqueue's current color: each pwq notes whether it has items
+ * of it and moves on to the next color.  The closing's own reference on
+ * the color keeps it from draining before every pwq is looked at.
+ * Return: the closed color, with that reference.  Context: W.
+ */
+static unsigned int close_flush_color_locked(struct workqueue_struct *wq)
+{
+	unsigned int color = seq_color(wq->flush_seq);
+	unsigned int next = seq_color(wq->flush_seq + 1);
+	struct pool_workqueue *pwq;
+
+	wq_assert_W(wq);
+	atomic_set(&wq->nr_pwqs_to_flush[color], 1);
+	for_each_pwq(pwq, wq) {
+		raw_spin_lock_irq(&pwq->pool->lock);
+		WARN_ON_ONCE(pwq->nr_in_flight[next] ||
+			     (pwq->flush_colors & BIT(color)));
+		if (pwq->nr_in_flight[color]) {
+			pwq->flush_colors |= BIT(color);
+			atomic_inc(&wq->nr_pwqs_to_flush[color]);
+		}
+		pwq->work_color = next;
+		raw_spin_unlock_irq(&pwq->pool->lock);
+	}
+	wq->flush_seq++;
+	return color;
+}
+
+/*
+ * Queue @f behind a closing of its own, or, while every other color is
+ * still draining, behind the oldest of them.
+ * Return: whether @f has a closing of its own.  Context: W.
+ */
+static bool enqueue_flusher_locked(struct workqueue_struct *wq,
+				   struct flush_waiter *f)
+{
+	bool own;
+
+	wq_assert_W(wq);
+	raw_spin_lock_irq(&wq->flush_lock);
+	own = wq->flush_seq + 1 - wq->flushed_seq < NR_FLUSH_COLORS;
+	f->seq = (own ? wq->flush_seq : wq->flushed_seq) + 1;
+	list_add_tail(&f->node, &wq->flushers);
+	raw_spin_unlock_irq(&wq->flush_lock);
+	if (own)
+		flush_color_put(wq, close_flush_color_locked(wq));
+	return own;
+}
+
 /**
  * __flush_workqueue - wait for every item queued on a workqueue so far
  * @wq: the workqueue
  *
- * Items queued from now on get the other flush color; the call returns
- * once every pwq has run out of items of the current one.  One flush
- * cycle runs at a time per workqueue.
+ * Closes the current flush color, so that items queued from now on get
+ * the next one, and returns once the closed color and every color closed
+ * before it have drained.  Concurrent callers each wait for the items
+ * queued before their own call.
  *
  * Context: process context, may sleep.
  */
 void __flush_workqueue(struct workqueue_struct *wq)
 {
-	struct pool_workqueue *pwq;
-	int color;
+	struct flush_waiter f;
+	bool own;
 
 	if (WARN_ON(!wq_online))
 		return;
 	touch_lockdep_map(wq_lockdep_map(wq), wq->flags & WQ_BH);
 	check_flush_dependency(wq, NULL, false);
 
-	mutex_lock(&wq->flush_mutex);
-	mutex_lock(&wq->mutex);
-	color = wq->work_color;
-	wq->work_color = !color;
-	reinit_completion(&wq->flush_done);
-	atomic_set(&wq->nr_pwqs_to_flush, 1);
-	for_each_pwq(pwq, wq) {
-		raw_spin_lock_irq(&pwq->pool->lock);
-		if (pwq->nr_in_flight[color]) {
-			pwq->flush_color = color;
-			atomic_inc(&wq->nr_pwqs_to_flush);
-		}
-		pwq->work_color = wq->work_color;
-		raw_spin_unlock_irq(&pwq->pool->lock);
-	}
-	mutex_unlock(&wq->mutex);
-
-	if (!atomic_dec_and_test(&wq->nr_pwqs_to_flush))
-		wait_for_completion(&wq->flush_done);
-	mutex_unlock(&wq->flush_mutex);
+	init_completion(&f.done);
+	do {
+		mutex_lock(&wq->mutex);
+		own = enqueue_flusher_locked(wq, &f);
+		mutex_unlock(&wq->mutex);
+		wait_for_completion(&f.done);
+		reinit_completion(&f.done);
+	} while (!own);
 }
 EXPORT_SYMBOL(__flush_workqueue);
 
@@ -3044,14 +3149,15 @@ static int alloc_and_link_pwqs(struct workqueue_struct *wq)
 
 static void wq_init_fields(struct workqueue_struct *wq)
 {
-	struct list_head *lists[] = { &wq->pwqs, &wq->list, &wq->maydays };
+	struct list_head *lists[] = {
+		&wq->pwqs, &wq->list, &wq->maydays, &wq->flushers,
+	};
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(lists); i++)
 		INIT_LIST_HEAD(lists[i]);
 	mutex_init(&wq->mutex);
-	mutex_init(&wq->flush_mutex);
-	init_completion(&wq->flush_done);
+	raw_spin_lock_init(&wq->flush_lock);
 }
 
 /* Check flags and turn them into what the workqueue really is. */

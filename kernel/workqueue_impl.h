@@ -25,7 +25,8 @@
  *     hash, pod types, the unbound cpumasks
  *  A  wq_pool_attach_mutex: attaching workers to pools, CPU binding
  *  W  wq->mutex: a workqueue's pwqs, limits and freezing state
- *  F  wq->flush_mutex: one flush cycle of a workqueue at a time
+ *  F  wq->flush_lock (raw spinlock): a workqueue's waiting flushers and
+ *     which of its closed flush colors have drained
  *  N  nna->lock (raw spinlock): a node's active-item quota of an unbound
  *     workqueue and the pwqs waiting for it
  *  M  wq_mayday_lock (raw spinlock): rescue requests
@@ -36,7 +37,7 @@
  * its right):
  *
  *   cpus_read_lock  >  L  >  A  >  W  >  P  >  N
- *   F  >  W                 P  >  M
+ *                                W  >  F      P  >  M      P  >  F
  *
  * Two pool locks are never held at once: moving work between pools drops
  * one lock before taking the other.
@@ -61,7 +62,7 @@ extern raw_spinlock_t wq_mayday_lock;
 #define wq_assert_L()		lockdep_assert_held(&wq_pool_mutex)
 #define wq_assert_A()		lockdep_assert_held(&wq_pool_attach_mutex)
 #define wq_assert_W(wq)		lockdep_assert_held(&(wq)->mutex)
-#define wq_assert_F(wq)		lockdep_assert_held(&(wq)->flush_mutex)
+#define wq_assert_F(wq)		lockdep_assert_held(&(wq)->flush_lock)
 #define wq_assert_P(pool)	lockdep_assert_held(&(pool)->lock)
 #define wq_assert_N(nna)	lockdep_assert_held(&(nna)->lock)
 #define wq_assert_M()		lockdep_assert_held(&wq_mayday_lock)
@@ -101,6 +102,7 @@ enum wq_limits {
 	WQ_NAME_LEN		= 32,
 	WORKER_ID_LEN		= 10 + WQ_NAME_LEN,
 	WORK_NO_COLOR		= WORK_NR_COLORS - 1,	/* barriers */
+	NR_FLUSH_COLORS		= WORK_NO_COLOR,	/* the colors below it */
 	IDLE_WORKERS_KEPT	= 2,		/* per pool, when culling */
 	IDLE_WORKER_TIMEOUT	= 300 * HZ,
 	MAYDAY_INITIAL_TIMEOUT	= HZ / 100 >= 2 ? HZ / 100 : 2,
@@ -188,7 +190,8 @@ struct worker_pool {
  * @pool: the pool (I)
  * @wq: the workqueue (I)
  * @work_color: color new items get (P)
- * @flush_color: color a flush waits for, -1 if none (P)
+ * @flush_colors: bit per closed color that a flush waits for this pwq to
+ *	drain (P)
  * @refcnt: references: table entries, queued items, barriers, maydays (P)
  * @nr_in_flight: queued or running items per color (P)
  * @nr_active: items on the pool's worklist or running (P)
@@ -209,7 +212,7 @@ struct pool_workqueue {
 	struct worker_pool	*pool;
 	struct workqueue_struct	*wq;
 	int			work_color;
-	int			flush_color;
+	u16			flush_colors;
 	int			refcnt;
 	int			nr_in_flight[WORK_NR_COLORS];
 	int			nr_active;
@@ -247,10 +250,15 @@ struct wq_device;
  * @pwqs: all pwqs of the workqueue (W; R to walk)
  * @list: entry in the list of workqueues (L)
  * @mutex: the W lock
- * @flush_mutex: the F lock
- * @work_color: color of items queued now (W, and P of every pwq)
- * @nr_pwqs_to_flush: pwqs the current flush waits for, plus one (F)
- * @flush_done: completed when they have drained (F)
+ * @flush_lock: the F lock
+ * @flush_seq: flush colors closed so far; the color of items queued now
+ *	is its remainder by NR_FLUSH_COLORS (W)
+ * @flushed_seq: closed colors that have drained, oldest first (F)
+ * @drained_colors: closed colors that have drained behind an older one
+ *	still draining (F)
+ * @flushers: flush_workqueue() callers waiting (F)
+ * @nr_pwqs_to_flush: per closed color, the pwqs that still have items of
+ *	it, plus one while the color is being closed (atomic)
  * @maydays: pwqs asking the rescuer for help (M)
  * @rescuer: the rescuer of a WQ_MEM_RECLAIM workqueue (I)
  * @nr_drainers: drain_workqueue() callers (W)
@@ -276,10 +284,12 @@ struct workqueue_struct {
 	struct list_head	pwqs;
 	struct list_head	list;
 	struct mutex		mutex;		/* W */
-	struct mutex		flush_mutex;	/* F */
-	int			work_color;
-	atomic_t		nr_pwqs_to_flush;
-	struct completion	flush_done;
+	raw_spinlock_t		flush_lock;	/* F */
+	unsigned long		flush_seq;
+	unsigned long		flushed_seq;
+	unsigned long		drained_colors;
+	struct list_head	flushers;
+	atomic_t		nr_pwqs_to_flush[NR_FLUSH_COLORS];
 	struct list_head	maydays;
 	struct worker		*rescuer;
 	int			nr_drainers;

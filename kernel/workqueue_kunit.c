@@ -1210,6 +1210,54 @@ static void flush_workqueue_does_not_wait_for_later_items(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&late->runs), 1);
 }
 
+/*
+ * Flushers that call while another flush is still waiting each wait for
+ * the items queued before their own call, and for no later one.
+ */
+static void concurrent_flushes_wait_only_for_earlier_items(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *p[3];
+	struct wqk_waiter *w[3];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(p); i++) {
+		p[i] = wqk_gated_probe(test, NULL);
+		queue_work(wq, &p[i]->work);
+		w[i] = wqk_waiter_start(test, WQK_FLUSH_WORKQUEUE, wq, NULL);
+	}
+	/* each flush returns while the items queued after it are held */
+	for (i = 0; i < ARRAY_SIZE(p); i++) {
+		wqk_open(p[i]);
+		WQK_WAIT(test, &w[i]->th->done);
+		if (i + 1 < ARRAY_SIZE(p))
+			KUNIT_EXPECT_FALSE(test, completion_done(&w[i + 1]->th->done));
+	}
+}
+
+/* More concurrent flushers than there are flush colors all return. */
+static void many_concurrent_flushes_all_return(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	enum { NR = WORK_NR_COLORS + 5 };
+	struct wqk_probe *p[NR];
+	struct wqk_waiter *w[NR];
+	int i;
+
+	for (i = 0; i < NR; i++) {
+		p[i] = wqk_gated_probe(test, t);
+		queue_work(wq, &p[i]->work);
+		w[i] = wqk_waiter_start(test, WQK_FLUSH_WORKQUEUE, wq, NULL);
+	}
+	/* past the colors a flusher may also wait for later items */
+	for (i = 0; i < NR; i++)
+		wqk_open(p[i]);
+	for (i = 0; i < NR; i++)
+		WQK_WAIT(test, &w[i]->th->done);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->finished), NR);
+}
+
 static void flush_work_on_idle_item_returns_false(struct kunit *test)
 {
 	struct workqueue_struct *wq = wqk_kind_wq(test);
@@ -1338,6 +1386,9 @@ static struct kunit_case wqk_flush_cases[] = {
 			 wqk_kind_gen_params),
 	KUNIT_CASE_PARAM(flush_workqueue_does_not_wait_for_later_items,
 			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(concurrent_flushes_wait_only_for_earlier_items,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(many_concurrent_flushes_all_return, wqk_kind_gen_params),
 	KUNIT_CASE_PARAM(flush_work_on_idle_item_returns_false,
 			 wqk_kind_gen_params),
 	KUNIT_CASE(flush_work_waits_for_pending_item),
