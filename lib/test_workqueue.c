@@ -1310,7 +1310,7 @@ static int twq_tp_run(const struct twq_scale *sc, enum twq_kind kind,
 	twq_emit("items/s", div64_u64((u64)total * NSEC_PER_SEC,
 				      max(end - start, 1ULL)), "%s.rate", name);
 	for (i = 0; i < TWQ_TP_NR_PATHS; i++) {
-		char path[64];
+		char path[sizeof(name) + 24];	/* NAME.queue_cost.PATH */
 
 		if ((u64)twq_samples_n(&cost[i]) * TWQ_TP_MIN_SHARE < total)
 			continue;
