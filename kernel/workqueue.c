@@ -606,6 +606,15 @@ void worker_detach_from_pool(struct worker *worker)
 	/* a retired worker's thread is gone: nothing to unpin */
 	if (worker->task && !(worker->flags & WORKER_DIE))
 		kthread_set_per_cpu(worker->task, -1);
+	/*
+	 * A rescuer between pools waits where unbound work may run, not on
+	 * the CPUs of the pool it last served (an isolated CPU, say); all
+	 * CPUs if none of those is active.
+	 */
+	if (worker->rescue_wq)
+		set_cpus_allowed_ptr(worker->task,
+				     cpumask_intersects(wq_unbound_cpumask, cpu_active_mask) ?
+				     wq_unbound_cpumask : cpu_possible_mask);
 	list_del_init(&worker->node);
 	worker->pool = NULL;
 	worker->flags &= ~(WORKER_UNBOUND | WORKER_REBOUND);
@@ -1091,12 +1100,25 @@ static void worker_end_item_locked(struct worker *worker)
  *
  * Context: pool->lock (P), dropped while the function runs.
  */
+/*
+ * A BH pool's items run on its own CPU, except when workqueue_softirq_dead()
+ * drains a dead CPU's pool from a drain item of system_bh_highpri_wq.  That
+ * item holds the workqueue's lockdep map while it runs, and items of the
+ * same workqueue found in the pool would take the map again: a recursive
+ * acquisition report for what is no recursion.  They run without it.
+ */
+static bool bh_pool_draining(struct worker_pool *pool)
+{
+	return (pool->flags & POOL_BH) && pool->cpu != raw_smp_processor_id();
+}
+
 static void process_one_work(struct worker *worker, struct work_struct *work)
 	__releases(&pool->lock) __acquires(&pool->lock)
 {
 	struct pool_workqueue *pwq = get_work_pwq(work);
 	struct worker_pool *pool = worker->pool;
 	bool bh = pool->flags & POOL_BH;
+	bool wq_map = !bh_pool_draining(pool);
 	unsigned long data = work_data(work);
 	work_func_t func = work->func;
 	int lock_depth;
@@ -1124,7 +1146,8 @@ static void process_one_work(struct worker *worker, struct work_struct *work)
 	smp_mb();	/* pairs with test_and_set_bit() when queueing */
 
 	lock_depth = lockdep_depth(current);
-	lock_map_acquire(pwq->wq->lockdep_map);
+	if (wq_map)
+		lock_map_acquire(pwq->wq->lockdep_map);
 	lock_map_acquire(&lockdep_map);
 	lockdep_invariant_state(true);
 	trace_workqueue_execute_start(work);
@@ -1132,7 +1155,8 @@ static void process_one_work(struct worker *worker, struct work_struct *work)
 	/* @work may be gone now: only its address is used below */
 	trace_workqueue_execute_end(work, func);
 	lock_map_release(&lockdep_map);
-	lock_map_release(pwq->wq->lockdep_map);
+	if (wq_map)
+		lock_map_release(pwq->wq->lockdep_map);
 	check_work_leaks(worker, func, lock_depth, bh);
 	if (!bh)
 		cond_resched();
@@ -1515,7 +1539,7 @@ static void release_cpu_hog_locked(struct worker *worker,
  *
  * An item of a per-CPU pool running longer than cpu_intensive_thresh_us
  * without sleeping holds back the items behind it: take it out of
- * concurrency management.
+ * concurrency management.  A threshold of 0 turns the detection off.
  *
  * Context: hardirq, interrupts disabled.
  */
@@ -1524,13 +1548,14 @@ void wq_worker_tick(struct task_struct *task)
 	struct worker *worker = kthread_data(task);
 	struct pool_workqueue *pwq = worker->current_pwq;
 	struct worker_pool *pool = worker->pool;
-	u64 thresh = wq_cpu_intensive_thresh_us * NSEC_PER_USEC;
+	unsigned long thresh_us = READ_ONCE(wq_cpu_intensive_thresh_us);
+	u64 thresh = (u64)thresh_us * NSEC_PER_USEC;
 
 	if (!pwq || !pool)
 		return;
 	/* racy like the tick itself: a statistic, not a count */
 	data_race(pwq->stats[PWQ_STAT_CPU_TIME] += TICK_USEC);
-	if (worker->flags & WORKER_NOT_RUNNING)
+	if (!thresh_us || (worker->flags & WORKER_NOT_RUNNING))
 		return;
 	if (task->se.sum_exec_runtime - worker->current_at < thresh)
 		return;
@@ -1619,31 +1644,36 @@ static void rcu_free_pwq(struct rcu_head *rcu)
 	kmem_cache_free(pwq_cache, container_of(rcu, struct pool_workqueue, rcu));
 }
 
+static void wq_unregister_lockdep(struct workqueue_struct *wq);
+static void wq_free_lockdep_name(struct workqueue_struct *wq);
+
 static void rcu_free_wq(struct rcu_head *rcu)
 {
 	struct workqueue_struct *wq = container_of(rcu, struct workqueue_struct, rcu);
 
 	if (wq->flags & WQ_UNBOUND)
 		wq_free_node_nr_active(wq);
-#ifdef CONFIG_LOCKDEP
-	if (wq->lockdep_name != wq->name)
-		kfree(wq->lockdep_name);
-#endif
+	wq_free_lockdep_name(wq);
 	free_percpu(wq->cpu_pwq);
 	free_workqueue_attrs(wq->unbound_attrs);
 	kfree(wq);
 }
 
-static void wq_unregister_lockdep(struct workqueue_struct *wq);
-
-/* An ordered workqueue's new pwq waits until the old ones are gone. */
-static void unplug_current_pwq(struct workqueue_struct *wq)
+/*
+ * An ordered workqueue runs its pwqs in the order they were linked: each
+ * table rebuild links a new pwq, plugged, at the tail of wq->pwqs, so the
+ * head is the oldest one left.  Once the pwqs before it are released, the
+ * head may run its items.  Rebuilds can follow each other faster than
+ * pwqs drain, so several plugged pwqs may wait behind each other.
+ */
+static void unplug_first_pwq(struct workqueue_struct *wq)
 {
 	struct pool_workqueue *pwq;
 
 	wq_assert_W(wq);
-	pwq = rcu_dereference_protected(wq->dfl_pwq, lockdep_is_held(&wq->mutex));
-	if (!pwq || !pwq->plugged || !list_is_singular(&wq->pwqs))
+	pwq = list_first_entry_or_null(&wq->pwqs, struct pool_workqueue,
+				       pwqs_node);
+	if (!pwq || !pwq->plugged)
 		return;
 	raw_spin_lock_irq(&pwq->pool->lock);
 	pwq->plugged = false;
@@ -1677,7 +1707,7 @@ static void pwq_release_workfn(struct kthread_work *work)
 	list_del_rcu(&pwq->pwqs_node);
 	last = list_empty(&wq->pwqs);
 	if (!last && wq_is_ordered(wq))
-		unplug_current_pwq(wq);
+		unplug_first_pwq(wq);
 	mutex_unlock(&wq->mutex);
 
 	pwq_leave_node_quota(pwq);
@@ -3031,7 +3061,7 @@ void wq_refresh_limits(struct workqueue_struct *wq)
 	WRITE_ONCE(wq->max_active, frozen ? 0 : wq->saved_max_active);
 	WRITE_ONCE(wq->min_active, frozen ? 0 : wq->saved_min_active);
 	if (wq->flags & WQ_UNBOUND)
-		wq_update_node_max_active(wq, -1);
+		wq_update_node_max_active(wq);
 	for_each_pwq(pwq, wq) {
 		unsigned long irq_flags;
 
@@ -3042,10 +3072,19 @@ void wq_refresh_limits(struct workqueue_struct *wq)
 }
 
 #ifdef CONFIG_LOCKDEP
-static void wq_init_lockdep(struct workqueue_struct *wq)
+/*
+ * The map flushes of @wq are annotated with: @map if the caller brought
+ * one, else a map of its own.  Set before anything can flush or drain the
+ * workqueue, the error paths of its creation included.
+ */
+static void wq_init_lockdep(struct workqueue_struct *wq, struct lockdep_map *map)
 {
 	char *name;
 
+	if (map) {
+		wq->lockdep_map = map;
+		return;
+	}
 	lockdep_register_key(&wq->key);
 	name = kasprintf(GFP_KERNEL, "(wq_completion)%s", wq->name);
 	wq->lockdep_name = name ?: wq->name;
@@ -3058,9 +3097,16 @@ static void wq_unregister_lockdep(struct workqueue_struct *wq)
 	if (wq->lockdep_map == &wq->__lockdep_map)
 		lockdep_unregister_key(&wq->key);
 }
+
+static void wq_free_lockdep_name(struct workqueue_struct *wq)
+{
+	if (wq->lockdep_name != wq->name)
+		kfree(wq->lockdep_name);
+}
 #else
-static void wq_init_lockdep(struct workqueue_struct *wq) { }
+static void wq_init_lockdep(struct workqueue_struct *wq, struct lockdep_map *map) { }
 static void wq_unregister_lockdep(struct workqueue_struct *wq) { }
+static void wq_free_lockdep_name(struct workqueue_struct *wq) { }
 #endif
 
 /* Per-CPU (and BH) workqueues: one pwq per CPU on its standard pool. */
@@ -3086,18 +3132,19 @@ static int alloc_percpu_pwqs(struct workqueue_struct *wq)
 	return 0;
 }
 
-/* Free pwqs that never carried an item (allocation failed half way). */
+/*
+ * Free pwqs that never carried an item (creation failed half way).
+ * Context: wq_pool_mutex (L).
+ */
 static void free_unused_pwqs(struct workqueue_struct *wq)
 {
 	struct pool_workqueue *pwq, *tmp;
 
+	wq_assert_L();
 	list_for_each_entry_safe(pwq, tmp, &wq->pwqs, pwqs_node) {
 		list_del(&pwq->pwqs_node);
-		if (pwq->pool->cpu < 0) {
-			mutex_lock(&wq_pool_mutex);
+		if (pwq->pool->cpu < 0)
 			put_unbound_pool(pwq->pool);
-			mutex_unlock(&wq_pool_mutex);
-		}
 		pwq->refcnt = 0;
 		discard_pwq(pwq);
 	}
@@ -3131,10 +3178,12 @@ static int init_rescuer(struct workqueue_struct *wq)
 	return -ENOMEM;
 }
 
+/* The pwqs of a new workqueue.  Context: wq_pool_mutex (L). */
 static int alloc_and_link_pwqs(struct workqueue_struct *wq)
 {
 	int ret;
 
+	wq_assert_L();
 	wq->cpu_pwq = alloc_percpu(struct pool_workqueue *);
 	if (!wq->cpu_pwq)
 		return -ENOMEM;
@@ -3177,9 +3226,13 @@ static int wq_sanitize_flags(unsigned int *flags, int *max_active)
 	return 0;
 }
 
+/*
+ * Create a workqueue whose flushes are annotated with @map, or with a
+ * lockdep map of its own when @map is %NULL.
+ */
 static __printf(1, 0) struct workqueue_struct *
-__alloc_workqueue(const char *fmt, unsigned int flags, int max_active,
-		  va_list args)
+alloc_wq_va(const char *fmt, unsigned int flags, int max_active,
+	    struct lockdep_map *map, va_list args)
 {
 	struct workqueue_struct *wq;
 	size_t size = sizeof(*wq);
@@ -3203,25 +3256,28 @@ __alloc_workqueue(const char *fmt, unsigned int flags, int max_active,
 	wq->min_active = min(max_active, WQ_DFL_MIN_ACTIVE);
 	wq->saved_min_active = wq->min_active;
 	wq_init_fields(wq);
+	wq_init_lockdep(wq, map);
 
 	if (flags & WQ_UNBOUND) {
 		wq->unbound_attrs = alloc_workqueue_attrs();
 		if (!wq->unbound_attrs || wq_alloc_node_nr_active(wq))
 			goto err_free;
 	}
+	/*
+	 * From the pwq table to the list of workqueues under one hold of L:
+	 * CPU hotplug and unbound cpumask changes update listed workqueues
+	 * under L, so none falls in between.
+	 */
+	apply_wqattrs_lock();
 	if (alloc_and_link_pwqs(wq))
-		goto err_free;
-
-	mutex_lock(&wq_pool_mutex);
-	if (wq_online && init_rescuer(wq)) {
-		mutex_unlock(&wq_pool_mutex);
+		goto err_unlock;
+	if (wq_online && init_rescuer(wq))
 		goto err_pwqs;
-	}
 	mutex_lock(&wq->mutex);
 	wq_refresh_limits(wq);
 	mutex_unlock(&wq->mutex);
 	list_add_tail_rcu(&wq->list, &workqueues);
-	mutex_unlock(&wq_pool_mutex);
+	apply_wqattrs_unlock();
 
 	if ((flags & WQ_SYSFS) && workqueue_sysfs_register(wq)) {
 		destroy_workqueue(wq);
@@ -3231,34 +3287,17 @@ __alloc_workqueue(const char *fmt, unsigned int flags, int max_active,
 
 err_pwqs:
 	free_unused_pwqs(wq);
+err_unlock:
+	apply_wqattrs_unlock();
 err_free:
 	if (flags & WQ_UNBOUND)
 		wq_free_node_nr_active(wq);
+	wq_unregister_lockdep(wq);
+	wq_free_lockdep_name(wq);
 	free_percpu(wq->cpu_pwq);
 	free_workqueue_attrs(wq->unbound_attrs);
 	kfree(wq);
 	return NULL;
-}
-
-/*
- * Create a workqueue whose lockdep map is @map, or a map of its own when
- * @map is %NULL.
- */
-static __printf(1, 0)
-struct workqueue_struct *alloc_wq_va(const char *fmt, unsigned int flags,
-				     int max_active, struct lockdep_map *map,
-				     va_list args)
-{
-	struct workqueue_struct *wq = __alloc_workqueue(fmt, flags, max_active, args);
-
-	if (wq && map) {
-#ifdef CONFIG_LOCKDEP
-		wq->lockdep_map = map;
-#endif
-	} else if (wq) {
-		wq_init_lockdep(wq);
-	}
-	return wq;
 }
 
 /**
@@ -3713,22 +3752,34 @@ static void rebind_workers_locked(struct worker_pool *pool)
 	raw_spin_unlock_irq(&pool->lock);
 }
 
-/* Update every unbound workqueue for @cpu going up or down. */
-static void update_unbound_wqs(int cpu, bool online)
+/*
+ * @cpu is back.  When every CPU an unbound pool's workers may use went
+ * down, the scheduler let them run anywhere; if @cpu is one of the pool's,
+ * confine them to the pool's CPUs again.
+ */
+static void restore_unbound_workers_locked(struct worker_pool *pool, int cpu)
 {
-	struct workqueue_struct *wq;
-	int tcpu;
+	const struct cpumask *allowed = pool_allowed_cpus(pool);
+	struct worker *worker;
+
+	wq_assert_A();
+	if (pool->cpu >= 0 || !cpumask_test_cpu(cpu, allowed))
+		return;
+	list_for_each_entry(worker, &pool->workers, node)
+		WARN_ON_ONCE(set_cpus_allowed_ptr(worker->task, allowed) < 0);
+}
+
+/* Restore the workers of every unbound pool @cpu belongs to.  Context: L. */
+static void restore_unbound_pools(int cpu)
+{
+	struct worker_pool *pool;
+	int id;
 
 	wq_assert_L();
-	list_for_each_entry(wq, &workqueues, list) {
-		if (!(wq->flags & WQ_UNBOUND) || wq_is_ordered(wq))
-			continue;
-		for_each_online_cpu(tcpu)
-			wq_update_pod(wq, tcpu, cpu, online);
-		mutex_lock(&wq->mutex);
-		wq_update_node_max_active(wq, online ? -1 : cpu);
-		mutex_unlock(&wq->mutex);
-	}
+	mutex_lock(&wq_pool_attach_mutex);
+	for_each_pool(pool, id)
+		restore_unbound_workers_locked(pool, cpu);
+	mutex_unlock(&wq_pool_attach_mutex);
 }
 
 /**
@@ -3778,7 +3829,7 @@ int workqueue_offline_cpu(unsigned int cpu)
 		pool->flags |= POOL_DISASSOCIATED;
 		raw_spin_unlock_irq(&pool->lock);
 	}
-	update_unbound_wqs(cpu, false);
+	wq_unbound_cpu_changed(cpu, false);
 	mutex_unlock(&wq_pool_mutex);
 	return 0;
 }
@@ -3804,7 +3855,8 @@ int workqueue_online_cpu(unsigned int cpu)
 	for_each_std_pool(pool, cpu)
 		rebind_workers_locked(pool);
 	mutex_unlock(&wq_pool_attach_mutex);
-	update_unbound_wqs(cpu, true);
+	restore_unbound_pools(cpu);
+	wq_unbound_cpu_changed(cpu, true);
 	mutex_unlock(&wq_pool_mutex);
 	return 0;
 }
@@ -4034,14 +4086,17 @@ void __init workqueue_init_early(void)
 /* Unless set on the command line: 10 ms, more on slow CPUs. */
 static void __init wq_cpu_intensive_thresh_init(void)
 {
-	/* BogoMIPS, as init/calibrate.c reports it */
-	unsigned long bogomips = loops_per_jiffy * HZ / 500000;
+	/*
+	 * BogoMIPS, whole ones first so that 32-bit cannot overflow; the
+	 * same figure 6.12 scales by, so both pick the same threshold.
+	 */
+	unsigned long bogomips = max(loops_per_jiffy / 500000 * HZ, 1UL);
 
 	if (wq_cpu_intensive_thresh_us != ULONG_MAX)
 		return;
 	/* 10 ms; slow machines (under 4000 BogoMIPS) get up to a second */
 	wq_cpu_intensive_thresh_us = bogomips >= 4000 ? 10000 :
-		min(10000UL * 4000 / max(bogomips, 1UL), USEC_PER_SEC);
+		min(10000UL * 4000 / bogomips, USEC_PER_SEC);
 }
 
 /**
@@ -4067,6 +4122,13 @@ void __init workqueue_init(void)
 		WARN(init_rescuer(wq), "workqueue: no rescuer for %s\n", wq->name);
 	mutex_unlock(&wq_pool_mutex);
 
+	/* the NUMA topology is known now, it was not at early boot */
+	for_each_possible_cpu(cpu) {
+		for_each_bh_pool(pool, cpu)
+			pool->node = cpu_to_node(cpu);
+		for_each_std_pool(pool, cpu)
+			pool->node = cpu_to_node(cpu);
+	}
 	for_each_online_cpu(cpu) {
 		for_each_bh_pool(pool, cpu)
 			pool->flags &= ~POOL_DISASSOCIATED;
@@ -4091,22 +4153,5 @@ void __init workqueue_init(void)
  */
 void __init workqueue_init_topology(void)
 {
-	struct workqueue_struct *wq;
-	int cpu;
-
-	wq_init_pod_types();
-	cpus_read_lock();
-	mutex_lock(&wq_pool_mutex);
-	wq_topo_initialized = true;
-	list_for_each_entry(wq, &workqueues, list) {
-		if (!(wq->flags & WQ_UNBOUND) || wq_is_ordered(wq))
-			continue;
-		for_each_online_cpu(cpu)
-			wq_update_pod(wq, cpu, cpu, true);
-		mutex_lock(&wq->mutex);
-		wq_update_node_max_active(wq, -1);
-		mutex_unlock(&wq->mutex);
-	}
-	mutex_unlock(&wq_pool_mutex);
-	cpus_read_unlock();
+	wq_unbound_topology_init();
 }

@@ -37,6 +37,8 @@
  * its right):
  *
  *   cpus_read_lock  >  L  >  A  >  W  >  P  >  N
+ *   (L is taken with and without the CPU hotplug lock: nothing under L
+ *   may take it)
  *                                W  >  F      P  >  M      P  >  F
  *
  * Two pool locks are never held at once: moving work between pools drops
@@ -337,6 +339,7 @@ extern bool wq_topo_initialized;			/* L */
 extern cpumask_var_t wq_unbound_cpumask;		/* L */
 extern cpumask_var_t wq_requested_unbound_cpumask;	/* L */
 extern cpumask_var_t wq_isolated_cpumask;		/* L */
+extern cpumask_var_t wq_online_cpumask;			/* L */
 extern struct wq_pod_type wq_pod_types[WQ_AFFN_NR_TYPES];	/* L */
 extern enum wq_affn_scope wq_affn_dfl;
 extern unsigned long wq_cpu_intensive_thresh_us;
@@ -405,7 +408,7 @@ int wq_alloc_node_nr_active(struct workqueue_struct *wq);
 void wq_free_node_nr_active(struct workqueue_struct *wq);
 struct wq_node_nr_active *wq_node_nr_active(struct workqueue_struct *wq,
 					    int node);
-void wq_update_node_max_active(struct workqueue_struct *wq, int off_cpu);
+void wq_update_node_max_active(struct workqueue_struct *wq);
 bool node_quota_tryinc_locked(struct pool_workqueue *pwq, bool fill);
 void node_quota_unlist_locked(struct pool_workqueue *pwq);
 bool node_quota_may_pass(struct pool_workqueue *pwq);
@@ -417,10 +420,9 @@ void put_unbound_pool(struct worker_pool *pool);
 int alloc_unbound_pwqs(struct workqueue_struct *wq);
 int apply_workqueue_attrs_locked(struct workqueue_struct *wq,
 				 const struct workqueue_attrs *attrs);
-void wq_update_pod(struct workqueue_struct *wq, int cpu, int hotplug_cpu,
-		   bool online);
+void wq_unbound_cpu_changed(int cpu, bool online);
+void wq_unbound_topology_init(void);
 void wq_init_pod_types_early(void);
-void wq_init_pod_types(void);
 void wq_unbound_cpumask_init(void);
 int workqueue_apply_unbound_cpumask(const cpumask_var_t unbound_cpumask);
 int parse_affn_scope(const char *val);

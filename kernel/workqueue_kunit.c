@@ -20,7 +20,8 @@
  *  10. workqueue_introspect  work_busy, current_work, congestion, helpers
  *  11. workqueue_rescuer     WQ_MEM_RECLAIM
  *  12. workqueue_hotplug     CPU hotplug
- *  13. workqueue_stress      random queue/cancel/flush, exactly-once
+ *  13. workqueue_lifecycle   creation and destruction, their error paths
+ *  14. workqueue_stress      random queue/cancel/flush, exactly-once
  *
  * Nothing here asserts speed: waits have generous timeouts that only matter
  * when a behaviour is broken, and "must not happen" checks are made by the
@@ -34,12 +35,14 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/moduleparam.h>
 #include <linux/nodemask.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/cputime.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/topology.h>
@@ -101,6 +104,7 @@ typedef void (*wqk_hook_fn)(struct wqk_probe *p);
  * @running_at_start: probes of @tracker running when it began
  * @cpu_ns: CPU time charged to the last execution, from its first line to
  *	its last (a host preemption anywhere in it is charged too)
+ * @nr_allowed: CPUs the executing task was allowed to run on
  *
  * Exactly one of @work, @dwork and @rwork is used by a probe.
  */
@@ -131,6 +135,7 @@ struct wqk_probe {
 	unsigned long ran_at;
 	u64 cpu_ns;
 	int running_at_start;
+	int nr_allowed;
 };
 
 static void wqk_probe_body(struct wqk_probe *p)
@@ -140,6 +145,7 @@ static void wqk_probe_body(struct wqk_probe *p)
 	int running = 0;
 
 	p->cpu = raw_smp_processor_id();
+	p->nr_allowed = current->nr_cpus_allowed;
 	p->nice = task_nice(current);
 	p->in_softirq = in_serving_softirq();
 	p->in_interrupt = in_interrupt();
@@ -389,14 +395,93 @@ static struct workqueue_struct *wqk_kind_wq(struct kunit *test)
 	}
 }
 
-/* Two online CPUs, different when the machine has more than one. */
+/*
+ * Two online CPUs, different when the machine has more than one, and on
+ * different NUMA nodes when it has CPUs on two: a case that needs two
+ * CPUs then also catches state kept per node where it must be global.
+ */
 static void wqk_two_cpus(int *a, int *b)
 {
+	int cpu;
+
 	*a = cpumask_first(cpu_online_mask);
 	*b = cpumask_next(*a, cpu_online_mask);
 	if (*b >= nr_cpu_ids)
 		*b = *a;
+	for_each_online_cpu(cpu) {
+		if (cpu_to_node(cpu) != cpu_to_node(*a)) {
+			*b = cpu;
+			break;
+		}
+	}
 }
+
+/*
+ * A built-in parameter "workqueue.@name", set for one case: the value it
+ * had comes back when the case ends.  The suite is built in, so it reaches
+ * the parameter table as the kernel's command line parser does.
+ */
+struct wqk_param {
+	const struct kernel_param *kp;
+	char *old;
+};
+
+static const struct kernel_param *wqk_find_param(const char *name)
+{
+	const struct kernel_param *kp;
+	char full[64];
+
+	snprintf(full, sizeof(full), "workqueue.%s", name);
+	for (kp = __start___param; kp < __stop___param; kp++)
+		if (!strcmp(kp->name, full))
+			return kp;
+	return NULL;
+}
+
+static int wqk_param_write(const struct kernel_param *kp, const char *val)
+{
+	int ret;
+
+	kernel_param_lock(NULL);
+	ret = kp->ops->set(val, kp);
+	kernel_param_unlock(NULL);
+	return ret;
+}
+
+static void wqk_param_restore(void *arg)
+{
+	struct wqk_param *wp = arg;
+
+	wqk_param_write(wp->kp, wp->old);
+}
+
+static void wqk_set_param(struct kunit *test, const char *name, const char *val)
+{
+	struct wqk_param *wp = kunit_kzalloc(test, sizeof(*wp), GFP_KERNEL);
+	int len;
+
+	KUNIT_ASSERT_NOT_NULL(test, wp);
+	wp->kp = wqk_find_param(name);
+	if (!wp->kp)
+		kunit_skip(test, "no parameter workqueue.%s", name);
+	wp->old = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, wp->old);
+	kernel_param_lock(NULL);
+	len = wp->kp->ops->get(wp->old, wp->kp);
+	kernel_param_unlock(NULL);
+	KUNIT_ASSERT_GT(test, len, 0);
+	strim(wp->old);
+	KUNIT_ASSERT_EQ(test, wqk_param_write(wp->kp, val), 0);
+	wqk_defer(test, wqk_param_restore, wp);
+}
+
+/*
+ * Log lines between these two are a stack dump the case provokes on
+ * purpose (the harness's log check lets a "Call Trace:" through there, and
+ * nothing else).
+ */
+#define WQK_EXPECTED_DUMP_BEGIN	"workqueue_kunit: expected stack dump begins\n"
+#define WQK_EXPECTED_DUMP_END	"workqueue_kunit: expected stack dump ends\n"
 
 static int wqk_last_online_cpu(void)
 {
@@ -924,8 +1009,46 @@ static void cancelled_waiter_leaves_the_node_quota_free(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, completion_done(&cancelled->started));
 }
 
+/*
+ * Each attribute change of an ordered workqueue starts a new pwq that
+ * waits for the older ones.  Two changes while an item runs leave two
+ * waiting pwqs, each with an item: both run, in order, one at a time.
+ * (The global cpumask, cpuset partitions and default_affinity_scope
+ * rebuild every ordered workqueue like this.)
+ */
+static void ordered_runs_on_after_attribute_changes_pile_up(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_ordered_new(test);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe *a = wqk_gated_probe(test, t);
+	struct wqk_probe *b = wqk_probe_new(test, t);
+	struct wqk_probe *c = wqk_probe_new(test, t);
+
+	queue_work(wq, &a->work);
+	WQK_WAIT(test, &a->started);
+	attrs->nice = 1;
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	queue_work(wq, &b->work);
+	attrs->nice = 2;
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	queue_work(wq, &c->work);
+	msleep(WQK_SETTLE_MS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->started), 1);
+
+	wqk_open(a);
+	WQK_WAIT(test, &b->finished);
+	WQK_WAIT(test, &c->finished);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
+	KUNIT_EXPECT_EQ(test, b->nice, 1);
+	KUNIT_EXPECT_EQ(test, c->nice, 2);
+	KUNIT_EXPECT_EQ(test, b->running_at_start, 1);
+	KUNIT_EXPECT_EQ(test, c->running_at_start, 1);
+}
+
 static struct kunit_case wqk_ordered_cases[] = {
 	KUNIT_CASE(ordered_runs_in_queueing_order_from_all_cpus),
+	KUNIT_CASE(ordered_runs_on_after_attribute_changes_pile_up),
 	KUNIT_CASE(ordered_runs_one_at_a_time_when_items_sleep),
 	KUNIT_CASE(max_active_bounds_items_in_flight),
 	KUNIT_CASE(unbound_max_active_bounds_items_in_flight),
@@ -1029,6 +1152,27 @@ static void cpu_bound_items_on_one_cpu_do_not_overlap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, peak, 1);
 }
 
+/*
+ * workqueue.cpu_intensive_thresh_us=0 turns the detection off: items
+ * burning two scheduler ticks each still run one at a time.
+ */
+static void cpu_intensive_threshold_zero_turns_detection_off(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	int i, cpu = wqk_last_online_cpu();
+
+	wqk_set_param(test, "cpu_intensive_thresh_us", "0");
+	for (i = 0; i < 4; i++) {
+		struct wqk_probe *p = wqk_probe_new(test, t);
+
+		p->burn_us = 2 * jiffies_to_usecs(1);
+		queue_work_on(cpu, wq, &p->work);
+	}
+	WQK_WAIT_FINISHED(test, t, 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
+}
+
 /* Spin (without sleeping) until the probe in ->data has started. */
 static void wqk_spin_until_other_started(struct wqk_probe *p)
 {
@@ -1093,6 +1237,7 @@ static struct kunit_case wqk_concurrency_cases[] = {
 	KUNIT_CASE(sleeping_item_lets_the_next_one_start),
 	KUNIT_CASE(sleeping_items_get_enough_workers),
 	KUNIT_CASE(cpu_bound_items_on_one_cpu_do_not_overlap),
+	KUNIT_CASE(cpu_intensive_threshold_zero_turns_detection_off),
 	KUNIT_CASE(cpu_intensive_item_does_not_hold_others_back),
 	KUNIT_CASE(highpri_items_run_at_nice_minus_20),
 	KUNIT_CASE(normal_items_run_at_nice_0),
@@ -2038,7 +2183,67 @@ static void every_affinity_scope_is_accepted(struct kunit *test)
 	cpus_read_unlock();
 }
 
+static void wqk_unexclude_cpus(void *unused)
+{
+	cpumask_var_t none;
+
+	if (!zalloc_cpumask_var(&none, GFP_KERNEL))
+		return;
+	cpus_read_lock();
+	workqueue_unbound_exclude_cpumask(none);
+	cpus_read_unlock();
+	free_cpumask_var(none);
+}
+
+/* Keep unbound items off @node's CPUs (as a cpuset partition does). */
+static void wqk_exclude_node(struct kunit *test, int node)
+{
+	cpumask_var_t mask;
+	int ret;
+
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	cpumask_copy(mask, cpumask_of_node(node));
+	cpus_read_lock();
+	ret = workqueue_unbound_exclude_cpumask(mask);
+	cpus_read_unlock();
+	free_cpumask_var(mask);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	wqk_defer(test, wqk_unexclude_cpus, NULL);
+}
+
+/*
+ * The per-node share of max_active follows the CPUs items may really use:
+ * the requested cpumask within the unbound cpumask.  A workqueue asking
+ * only for CPUs that are excluded from unbound work runs on the others,
+ * and with min_active 0 still gets a share there.
+ */
+static void node_quotas_follow_the_cpus_items_may_use(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 4);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	int i, node = cpu_to_node(wqk_last_online_cpu());
+	struct wqk_probe *ps[4];
+
+	if (num_online_nodes() < 2 ||
+	    cpumask_weight(cpumask_of_node(node)) == num_online_cpus())
+		kunit_skip(test, "needs online CPUs on two NUMA nodes");
+	wqk_exclude_node(test, node);
+	cpumask_copy(attrs->cpumask, cpumask_of_node(node));
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	workqueue_set_min_active(wq, 0);
+
+	for (i = 0; i < ARRAY_SIZE(ps); i++) {
+		ps[i] = wqk_probe_new(test, t);
+		queue_work(wq, &ps[i]->work);
+	}
+	WQK_WAIT_FINISHED(test, t, ARRAY_SIZE(ps));
+	for (i = 0; i < ARRAY_SIZE(ps); i++)
+		KUNIT_EXPECT_NE(test, cpu_to_node(ps[i]->cpu), node);
+}
+
 static struct kunit_case wqk_unbound_cases[] = {
+	KUNIT_CASE(node_quotas_follow_the_cpus_items_may_use),
 	KUNIT_CASE(unbound_nice_attribute_applies_to_workers),
 	KUNIT_CASE(unbound_highpri_items_run_at_nice_minus_20),
 	KUNIT_CASE(unbound_cpumask_attribute_confines_items),
@@ -2429,7 +2634,45 @@ static struct kunit_suite wqk_hotplug_suite = {
 };
 
 /* ------------------------------------------------------------------ */
-/* 13. workqueue_stress                                                */
+/* 13. workqueue_lifecycle                                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A WQ_SYSFS workqueue whose directory cannot be made (the name is taken)
+ * is not created: the caller gets NULL and the kernel goes on.  sysfs
+ * dumps the stack of a duplicate name; the log check is told to expect it.
+ */
+static void sysfs_name_clash_fails_the_second_workqueue(struct kunit *test)
+{
+	struct workqueue_struct *wq, *dup;
+	char name[16];
+
+	snprintf(name, sizeof(name), "wqk_s%04x", get_random_u32() & 0xffff);
+	wq = alloc_workqueue("%s", WQ_SYSFS | WQ_UNBOUND, 0, name);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	wqk_defer(test, wqk_destroy_wq_action, wq);
+	pr_info(WQK_EXPECTED_DUMP_BEGIN);
+	dup = alloc_workqueue("%s", WQ_SYSFS | WQ_UNBOUND, 0, name);
+	pr_info(WQK_EXPECTED_DUMP_END);
+	KUNIT_EXPECT_NULL(test, dup);
+	if (dup)
+		destroy_workqueue(dup);
+	KUNIT_EXPECT_EQ(test, atomic_read(&wqk_run_one(test, wq,
+					  WORK_CPU_UNBOUND)->runs), 1);
+}
+
+static struct kunit_case wqk_lifecycle_cases[] = {
+	KUNIT_CASE(sysfs_name_clash_fails_the_second_workqueue),
+	{}
+};
+
+static struct kunit_suite wqk_lifecycle_suite = {
+	.name = "workqueue_lifecycle",
+	.test_cases = wqk_lifecycle_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* 14. workqueue_stress                                                */
 /* ------------------------------------------------------------------ */
 
 #define WQK_STRESS_ITEMS	24
@@ -2589,7 +2832,8 @@ static struct kunit_suite wqk_stress_suite = {
 kunit_test_suites(&wqk_queue_suite, &wqk_ordered_suite, &wqk_concurrency_suite,
 		  &wqk_flush_suite, &wqk_cancel_suite, &wqk_disable_suite,
 		  &wqk_bh_suite, &wqk_unbound_suite, &wqk_introspect_suite,
-		  &wqk_rescuer_suite, &wqk_hotplug_suite, &wqk_stress_suite);
+		  &wqk_rescuer_suite, &wqk_hotplug_suite, &wqk_lifecycle_suite,
+		  &wqk_stress_suite);
 
 MODULE_DESCRIPTION("KUnit conformance suite for workqueues");
 MODULE_LICENSE("GPL");

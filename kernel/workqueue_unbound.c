@@ -41,6 +41,12 @@ enum wq_affn_scope wq_affn_dfl = WQ_AFFN_CACHE;
 cpumask_var_t wq_unbound_cpumask;		/* L: where unbound items may run */
 cpumask_var_t wq_requested_unbound_cpumask;	/* L: what was asked for */
 cpumask_var_t wq_isolated_cpumask;		/* L: excluded by cpusets */
+/*
+ * L: the online CPUs as the hotplug callbacks left them.  Pods are built
+ * from it, not from cpu_online_mask, so that building them needs only L:
+ * a CPU going down is already out of it while its teardown still runs.
+ */
+cpumask_var_t wq_online_cpumask;
 static struct cpumask wq_cmdline_cpumask __initdata;
 
 /* in the order of enum wq_affn_scope; the sysfs ABI uses these names */
@@ -231,7 +237,7 @@ void __init wq_init_pod_types_early(void)
  *
  * Context: boot, from workqueue_init_topology().
  */
-void __init wq_init_pod_types(void)
+static void __init wq_init_pod_types(void)
 {
 	init_pod_type(&wq_pod_types[WQ_AFFN_CPU], cpus_dont_share);
 	init_pod_type(&wq_pod_types[WQ_AFFN_SMT], cpus_share_smt);
@@ -241,20 +247,19 @@ void __init wq_init_pod_types(void)
 
 /*
  * The CPUs an unbound pwq for @cpu's pod should use under @attrs: the pod
- * within the cpumask, without @off_cpu (going down) and, once the topology
- * is known, without offline CPUs.  Empty means: use the default pwq.
+ * within the cpumask and, once the topology is known, without offline
+ * CPUs.  Empty means: use the default pwq.  Context: L.
  */
-static void calc_pod_cpumask(struct workqueue_attrs *attrs, int cpu, int off_cpu)
+static void calc_pod_cpumask(struct workqueue_attrs *attrs, int cpu)
 {
 	const struct wq_pod_type *pt = &wq_pod_types[effective_scope(attrs)];
 	int pod = pt->cpu_pod[cpu];
 
+	wq_assert_L();
 	cpumask_and(attrs->__pod_cpumask, pt->pod_cpus[pod], attrs->cpumask);
 	if (wq_topo_initialized)
 		cpumask_and(attrs->__pod_cpumask, attrs->__pod_cpumask,
-			    cpu_online_mask);
-	if (off_cpu >= 0)
-		cpumask_clear_cpu(off_cpu, attrs->__pod_cpumask);
+			    wq_online_cpumask);
 }
 
 /* ------------------------------------------------------------------ */
@@ -406,39 +411,58 @@ void wq_free_node_nr_active(struct workqueue_struct *wq)
 		kfree(wq->node_nr_active[node]);
 }
 
-/* Online CPUs of @wq's cpumask on @node (all nodes: NUMA_NO_NODE). */
-static int node_online_cpus(struct workqueue_struct *wq, int node, int off_cpu)
+/*
+ * Where @wq's items may run: its requested cpumask within the unbound
+ * cpumask (all of that if they do not meet), as its default pwq's pool
+ * has it.  Context: wq->mutex (W).
+ */
+static const struct cpumask *wq_effective_cpumask(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *dfl;
+
+	wq_assert_W(wq);
+	dfl = rcu_dereference_protected(wq->dfl_pwq, lockdep_is_held(&wq->mutex));
+	return dfl ? dfl->pool->attrs->__pod_cpumask : wq_unbound_cpumask;
+}
+
+/*
+ * Online CPUs of @mask on @node (all nodes: NUMA_NO_NODE).  Read without
+ * L where only W is held: a CPU coming or going meanwhile is accounted by
+ * the hotplug callback, which updates the quotas again under L.
+ */
+static int node_online_cpus(const struct cpumask *mask, int node)
 {
 	int cpu, n = 0;
 
-	for_each_cpu_and(cpu, wq->unbound_attrs->cpumask, cpu_online_mask)
-		n += cpu != off_cpu &&
-		     (node == NUMA_NO_NODE || cpu_to_node(cpu) == node);
+	for_each_cpu_and(cpu, mask, wq_online_cpumask)
+		n += node == NUMA_NO_NODE || cpu_to_node(cpu) == node;
 	return n;
 }
 
 /**
  * wq_update_node_max_active - share max_active among the NUMA nodes
  * @wq: an unbound workqueue
- * @off_cpu: a CPU going down, or -1
  *
  * Each node gets a share of max_active in proportion to its online CPUs
- * in the workqueue's cpumask, but never less than min_active (so that
- * every node makes progress) nor more than max_active.
+ * among those the workqueue's items may run on (its cpumask within the
+ * unbound cpumask), but never less than min_active (so that every node
+ * makes progress) nor more than max_active.
  *
  * Context: wq->mutex (W).
  */
-void wq_update_node_max_active(struct workqueue_struct *wq, int off_cpu)
+void wq_update_node_max_active(struct workqueue_struct *wq)
 {
 	int max = READ_ONCE(wq->max_active), min = READ_ONCE(wq->min_active);
-	int total = node_online_cpus(wq, NUMA_NO_NODE, off_cpu);
-	int node;
+	const struct cpumask *mask;
+	int total, node;
 
 	wq_assert_W(wq);
 	if (!wq_topo_initialized)
 		return;
+	mask = wq_effective_cpumask(wq);
+	total = node_online_cpus(mask, NUMA_NO_NODE);
 	for_each_node(node) {
-		int cpus = node_online_cpus(wq, node, off_cpu);
+		int cpus = node_online_cpus(mask, node);
 		int quota = total ? DIV_ROUND_UP(max * cpus, total) : min;
 
 		WRITE_ONCE(wq_node_nr_active(wq, node)->max, clamp(quota, min, max));
@@ -624,13 +648,16 @@ void node_quota_dec_locked(struct pool_workqueue *pwq, bool kick)
 /* ------------------------------------------------------------------ */
 
 /**
- * apply_wqattrs_lock - lock out CPU hotplug and pool changes
+ * apply_wqattrs_lock - lock out pool changes and the hotplug callbacks
  *
- * Context: process context; takes cpus_read_lock and wq_pool_mutex (L).
+ * Only wq_pool_mutex: the hotplug callbacks take it too, and pods are
+ * built from wq_online_cpumask, which they change under it.  Not the CPU
+ * hotplug lock: callers such as padata apply attributes with it held.
+ *
+ * Context: process context; takes wq_pool_mutex (L).
  */
 void apply_wqattrs_lock(void)
 {
-	cpus_read_lock();
 	mutex_lock(&wq_pool_mutex);
 }
 
@@ -640,7 +667,6 @@ void apply_wqattrs_lock(void)
 void apply_wqattrs_unlock(void)
 {
 	mutex_unlock(&wq_pool_mutex);
-	cpus_read_unlock();
 }
 
 /* A new pwq of @wq on the pool for @attrs (pod cpumask set). */
@@ -720,13 +746,12 @@ static void effective_attrs(struct workqueue_attrs *to,
 
 /* The pod attributes of @cpu under @t's attributes; false: use dfl. */
 static bool table_pod_attrs(struct workqueue_attrs *pod,
-			    const struct workqueue_attrs *attrs, int cpu,
-			    int off_cpu)
+			    const struct workqueue_attrs *attrs, int cpu)
 {
 	copy_workqueue_attrs(pod, attrs);
 	if (attrs->ordered)
 		return false;
-	calc_pod_cpumask(pod, cpu, off_cpu);
+	calc_pod_cpumask(pod, cpu);
 	return !cpumask_empty(pod->__pod_cpumask) &&
 	       !cpumask_equal(pod->__pod_cpumask, pod->cpumask);
 }
@@ -754,7 +779,7 @@ static struct wq_table *build_wq_table(struct workqueue_struct *wq,
 	if (!t->dfl)
 		goto err_table;
 	for_each_possible_cpu(cpu) {
-		if (!table_pod_attrs(pod, t->attrs, cpu, -1)) {
+		if (!table_pod_attrs(pod, t->attrs, cpu)) {
 			t->pwq[cpu] = t->dfl;
 			continue;
 		}
@@ -887,7 +912,9 @@ int apply_workqueue_attrs(struct workqueue_struct *wq,
  * alloc_unbound_pwqs - the first pwq table of a new unbound workqueue
  * @wq: the workqueue
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; wq_pool_mutex (L), held from here
+ * until @wq is on the list of workqueues, so that no CPU hotplug or
+ * unbound cpumask change falls between the table and the list.
  * Return: 0 or -errno.
  */
 int alloc_unbound_pwqs(struct workqueue_struct *wq)
@@ -895,25 +922,16 @@ int alloc_unbound_pwqs(struct workqueue_struct *wq)
 	bool highpri = wq->flags & WQ_HIGHPRI;
 	const struct workqueue_attrs *attrs = wq_is_ordered(wq) ?
 		ordered_wq_attrs[highpri] : unbound_std_wq_attrs[highpri];
-	int ret;
 
-	apply_wqattrs_lock();
-	ret = rebuild_wq_table(wq, attrs);
-	apply_wqattrs_unlock();
-	return ret;
+	wq_assert_L();
+	return rebuild_wq_table(wq, attrs);
 }
 
-/**
- * wq_update_pod - refresh the pwq of one CPU for a CPU going up or down
- * @wq: the workqueue
- * @cpu: the CPU whose table entry to refresh
- * @hotplug_cpu: the CPU going up or down
- * @online: whether @hotplug_cpu goes up
- *
- * Context: wq_pool_mutex (L), CPU hotplug lock.
+/*
+ * wq_update_pod - refresh the pwq of @cpu after its pod's CPUs changed
+ * (hotplug), from wq_online_cpumask.  Context: wq_pool_mutex (L).
  */
-void wq_update_pod(struct workqueue_struct *wq, int cpu, int hotplug_cpu,
-		   bool online)
+static void wq_update_pod(struct workqueue_struct *wq, int cpu)
 {
 	struct workqueue_attrs *attrs, *pod;
 	struct pool_workqueue *cur, *pwq;
@@ -931,7 +949,7 @@ void wq_update_pod(struct workqueue_struct *wq, int cpu, int hotplug_cpu,
 	cur = rcu_dereference_protected(*per_cpu_ptr(wq->cpu_pwq, cpu),
 					lockdep_is_held(&wq->mutex));
 	pwq = rcu_dereference_protected(wq->dfl_pwq, lockdep_is_held(&wq->mutex));
-	if (table_pod_attrs(pod, attrs, cpu, online ? -1 : hotplug_cpu)) {
+	if (table_pod_attrs(pod, attrs, cpu)) {
 		if (pool_attrs_equal(cur->pool->attrs, pod))
 			goto unlock;
 		pwq = alloc_unbound_pwq(wq, pod);
@@ -950,6 +968,77 @@ unlock:
 out:
 	free_workqueue_attrs(attrs);
 	free_workqueue_attrs(pod);
+}
+
+/* Refresh the pwqs of the CPUs that share a pod with @cpu. */
+static void wq_update_pods_of(struct workqueue_struct *wq, int cpu)
+{
+	const struct wq_pod_type *pt =
+		&wq_pod_types[effective_scope(wq->unbound_attrs)];
+	int tcpu;
+
+	for_each_cpu(tcpu, pt->pod_cpus[pt->cpu_pod[cpu]])
+		wq_update_pod(wq, tcpu);
+}
+
+/**
+ * wq_unbound_cpu_changed - a CPU came online or is going offline
+ * @cpu: the CPU
+ * @online: which of the two
+ *
+ * Records it in wq_online_cpumask, then refreshes every unbound
+ * workqueue: the pwqs of the CPUs sharing a pod with @cpu and the node
+ * quotas.  An ordered workqueue keeps its one pwq.
+ *
+ * Context: CPU hotplug callback, wq_pool_mutex (L).
+ */
+void wq_unbound_cpu_changed(int cpu, bool online)
+{
+	struct workqueue_struct *wq;
+
+	wq_assert_L();
+	if (online)
+		cpumask_set_cpu(cpu, wq_online_cpumask);
+	else
+		cpumask_clear_cpu(cpu, wq_online_cpumask);
+	if (!wq_topo_initialized)
+		return;
+	list_for_each_entry(wq, &workqueues, list) {
+		if (!(wq->flags & WQ_UNBOUND))
+			continue;
+		if (!wq_is_ordered(wq))
+			wq_update_pods_of(wq, cpu);
+		mutex_lock(&wq->mutex);
+		wq_update_node_max_active(wq);
+		mutex_unlock(&wq->mutex);
+	}
+}
+
+/**
+ * wq_unbound_topology_init - pods from the real topology for every
+ *	unbound workqueue made so far
+ *
+ * Context: boot, from workqueue_init_topology().
+ */
+void __init wq_unbound_topology_init(void)
+{
+	struct workqueue_struct *wq;
+	int cpu;
+
+	wq_init_pod_types();
+	mutex_lock(&wq_pool_mutex);
+	wq_topo_initialized = true;
+	list_for_each_entry(wq, &workqueues, list) {
+		if (!(wq->flags & WQ_UNBOUND))
+			continue;
+		if (!wq_is_ordered(wq))
+			for_each_possible_cpu(cpu)
+				wq_update_pod(wq, cpu);
+		mutex_lock(&wq->mutex);
+		wq_update_node_max_active(wq);
+		mutex_unlock(&wq->mutex);
+	}
+	mutex_unlock(&wq_pool_mutex);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1010,7 +1099,8 @@ int workqueue_apply_unbound_cpumask(const cpumask_var_t unbound_cpumask)
  * The unbound cpumask becomes the requested one without them (the
  * requested one alone if that leaves nothing).
  *
- * Context: process context, CPU hotplug lock held.
+ * Context: process context (cpusets call it with the CPU hotplug lock
+ * held).
  * Return: 0 or -errno.
  */
 int workqueue_unbound_exclude_cpumask(cpumask_var_t exclude_cpumask)
@@ -1018,7 +1108,6 @@ int workqueue_unbound_exclude_cpumask(cpumask_var_t exclude_cpumask)
 	cpumask_var_t want;
 	int ret;
 
-	lockdep_assert_cpus_held();
 	if (!alloc_cpumask_var(&want, GFP_KERNEL))
 		return -ENOMEM;
 	/* isolating everything leaves the requested mask as it is */
@@ -1055,8 +1144,11 @@ void __init wq_unbound_cpumask_init(void)
 {
 	wq_boot_check(alloc_cpumask_var(&wq_unbound_cpumask, GFP_KERNEL) &&
 		      alloc_cpumask_var(&wq_requested_unbound_cpumask, GFP_KERNEL) &&
-		      zalloc_cpumask_var(&wq_isolated_cpumask, GFP_KERNEL),
+		      zalloc_cpumask_var(&wq_isolated_cpumask, GFP_KERNEL) &&
+		      alloc_cpumask_var(&wq_online_cpumask, GFP_KERNEL),
 		      "unbound cpumasks");
+	/* the boot CPU; the others are added by their hotplug callbacks */
+	cpumask_copy(wq_online_cpumask, cpu_online_mask);
 
 	cpumask_copy(wq_unbound_cpumask, cpu_possible_mask);
 	cpumask_and(wq_unbound_cpumask, wq_unbound_cpumask,
