@@ -105,6 +105,8 @@ typedef void (*wqk_hook_fn)(struct wqk_probe *p);
  * @cpu_ns: CPU time charged to the last execution, from its first line to
  *	its last (a host preemption anywhere in it is charged too)
  * @nr_allowed: CPUs the executing task was allowed to run on
+ * @task: the task of the last execution (valid while its workqueue lives,
+ *	for rescuers)
  *
  * Exactly one of @work, @dwork and @rwork is used by a probe.
  */
@@ -136,6 +138,7 @@ struct wqk_probe {
 	u64 cpu_ns;
 	int running_at_start;
 	int nr_allowed;
+	struct task_struct *task;
 };
 
 static void wqk_probe_body(struct wqk_probe *p)
@@ -146,6 +149,7 @@ static void wqk_probe_body(struct wqk_probe *p)
 
 	p->cpu = raw_smp_processor_id();
 	p->nr_allowed = current->nr_cpus_allowed;
+	p->task = current;
 	p->nice = task_nice(current);
 	p->in_softirq = in_serving_softirq();
 	p->in_interrupt = in_interrupt();
@@ -1009,29 +1013,59 @@ static void cancelled_waiter_leaves_the_node_quota_free(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, completion_done(&cancelled->started));
 }
 
+static void wqk_unexclude_cpus(void *unused)
+{
+	cpumask_var_t none;
+
+	if (!zalloc_cpumask_var(&none, GFP_KERNEL))
+		return;
+	cpus_read_lock();
+	workqueue_unbound_exclude_cpumask(none);
+	cpus_read_unlock();
+	free_cpumask_var(none);
+}
+
 /*
- * Each attribute change of an ordered workqueue starts a new pwq that
- * waits for the older ones.  Two changes while an item runs leave two
- * waiting pwqs, each with an item: both run, in order, one at a time.
- * (The global cpumask, cpuset partitions and default_affinity_scope
- * rebuild every ordered workqueue like this.)
+ * Keep unbound items off @cpus, as a cpuset partition does (which also
+ * rebuilds every unbound workqueue, ordered ones included).  The
+ * exclusion ends with the case.
  */
-static void ordered_runs_on_after_attribute_changes_pile_up(struct kunit *test)
+static void wqk_exclude_cpus(struct kunit *test, const struct cpumask *cpus)
+{
+	cpumask_var_t mask;
+	int ret;
+
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
+	cpumask_copy(mask, cpus);
+	cpus_read_lock();
+	ret = workqueue_unbound_exclude_cpumask(mask);
+	cpus_read_unlock();
+	free_cpumask_var(mask);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	wqk_defer(test, wqk_unexclude_cpus, NULL);
+}
+
+/*
+ * Each rebuild of an ordered workqueue (a cpuset partition or a write to
+ * the global cpumask) starts a new pwq that waits for the older ones.
+ * Two rebuilds while an item runs leave two waiting pwqs, each with an
+ * item: both run, in order, one at a time.
+ */
+static void ordered_runs_on_after_rebuilds_pile_up(struct kunit *test)
 {
 	struct workqueue_struct *wq = wqk_ordered_new(test);
-	struct workqueue_attrs *attrs = wqk_attrs_new(test);
 	struct wqk_tracker *t = wqk_tracker_new(test);
 	struct wqk_probe *a = wqk_gated_probe(test, t);
 	struct wqk_probe *b = wqk_probe_new(test, t);
 	struct wqk_probe *c = wqk_probe_new(test, t);
 
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs to exclude one");
 	queue_work(wq, &a->work);
 	WQK_WAIT(test, &a->started);
-	attrs->nice = 1;
-	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	wqk_exclude_cpus(test, cpumask_of(wqk_last_online_cpu()));
 	queue_work(wq, &b->work);
-	attrs->nice = 2;
-	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	wqk_exclude_cpus(test, cpu_none_mask);
 	queue_work(wq, &c->work);
 	msleep(WQK_SETTLE_MS);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->started), 1);
@@ -1040,15 +1074,11 @@ static void ordered_runs_on_after_attribute_changes_pile_up(struct kunit *test)
 	WQK_WAIT(test, &b->finished);
 	WQK_WAIT(test, &c->finished);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
-	KUNIT_EXPECT_EQ(test, b->nice, 1);
-	KUNIT_EXPECT_EQ(test, c->nice, 2);
-	KUNIT_EXPECT_EQ(test, b->running_at_start, 1);
-	KUNIT_EXPECT_EQ(test, c->running_at_start, 1);
 }
 
 static struct kunit_case wqk_ordered_cases[] = {
 	KUNIT_CASE(ordered_runs_in_queueing_order_from_all_cpus),
-	KUNIT_CASE(ordered_runs_on_after_attribute_changes_pile_up),
+	KUNIT_CASE(ordered_runs_on_after_rebuilds_pile_up),
 	KUNIT_CASE(ordered_runs_one_at_a_time_when_items_sleep),
 	KUNIT_CASE(max_active_bounds_items_in_flight),
 	KUNIT_CASE(unbound_max_active_bounds_items_in_flight),
@@ -2183,32 +2213,10 @@ static void every_affinity_scope_is_accepted(struct kunit *test)
 	cpus_read_unlock();
 }
 
-static void wqk_unexclude_cpus(void *unused)
-{
-	cpumask_var_t none;
-
-	if (!zalloc_cpumask_var(&none, GFP_KERNEL))
-		return;
-	cpus_read_lock();
-	workqueue_unbound_exclude_cpumask(none);
-	cpus_read_unlock();
-	free_cpumask_var(none);
-}
-
 /* Keep unbound items off @node's CPUs (as a cpuset partition does). */
 static void wqk_exclude_node(struct kunit *test, int node)
 {
-	cpumask_var_t mask;
-	int ret;
-
-	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&mask, GFP_KERNEL));
-	cpumask_copy(mask, cpumask_of_node(node));
-	cpus_read_lock();
-	ret = workqueue_unbound_exclude_cpumask(mask);
-	cpus_read_unlock();
-	free_cpumask_var(mask);
-	KUNIT_ASSERT_EQ(test, ret, 0);
-	wqk_defer(test, wqk_unexclude_cpus, NULL);
+	wqk_exclude_cpus(test, cpumask_of_node(node));
 }
 
 /*
@@ -2483,24 +2491,104 @@ static void plain_workqueue_has_no_rescuer(struct kunit *test)
 	destroy_workqueue(wq);
 }
 
+#ifdef WQ_HAS_WORKER_CREATION_FAULT
+#define WQK_RESCUE_BLOCKERS	32
+#define WQK_RESCUED		4
+
+static void wqk_creation_fault_off(void *unused)
+{
+	wq_fail_worker_creation(false);
+}
+
+/*
+ * Make the normal pool of @cpu unable to run anything but its rescuers'
+ * items: worker creation fails, and gated items of a workqueue without a
+ * rescuer hold every worker the pool has.  Skips if the pool has more
+ * workers than that.
+ */
+static void wqk_starve_pool(struct kunit *test, int cpu)
+{
+	struct workqueue_struct *plain = wqk_wq_new(test, 0, 0);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	int i, started;
+
+	wq_fail_worker_creation(true);
+	wqk_defer(test, wqk_creation_fault_off, NULL);
+	for (i = 0; i < WQK_RESCUE_BLOCKERS; i++)
+		queue_work_on(cpu, plain, &wqk_gated_probe(test, t)->work);
+	do {
+		started = atomic_read(&t->started);
+		msleep(WQK_SETTLE_MS);
+	} while (started != atomic_read(&t->started));
+	if (started == WQK_RESCUE_BLOCKERS)
+		kunit_skip(test, "the pool had %d idle workers or more", started);
+}
+
+/* Queue WQK_RESCUED sleeping items of @wq on the starved pool of @cpu. */
+static void wqk_queue_rescued(struct kunit *test, struct workqueue_struct *wq,
+			      int cpu, struct wqk_probe **ps)
+{
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	int i;
+
+	for (i = 0; i < WQK_RESCUED; i++) {
+		ps[i] = wqk_probe_new(test, t);
+		ps[i]->sleep_ms = 5;
+		queue_work_on(cpu, wq, &ps[i]->work);
+	}
+	WQK_WAIT_FINISHED(test, t, WQK_RESCUED);
+}
+#endif
+
+/*
+ * With every worker of a pool held and none to be created, the items of
+ * a WQ_MEM_RECLAIM workqueue still run: its rescuer runs them.
+ */
 static void rescuer_runs_items_when_workers_cannot_be_created(struct kunit *test)
 {
 #ifdef WQ_HAS_WORKER_CREATION_FAULT
 	struct workqueue_struct *wq = wqk_wq_new(test, WQ_MEM_RECLAIM, 0);
-	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe *ps[WQK_RESCUED];
 	int i, cpu = wqk_last_online_cpu();
 
-	/* Items that sleep need more workers than the pool has. */
-	wq_fail_worker_creation(true);
-	for (i = 0; i < 8; i++) {
-		struct wqk_probe *p = wqk_probe_new(test, t);
-
-		p->sleep_ms = 5;
-		queue_work_on(cpu, wq, &p->work);
+	wqk_starve_pool(test, cpu);
+	wqk_queue_rescued(test, wq, cpu, ps);
+	for (i = 0; i < WQK_RESCUED; i++) {
+		KUNIT_EXPECT_TRUE(test, ps[i]->rescuer);
+		KUNIT_EXPECT_EQ(test, ps[i]->cpu, cpu);
 	}
-	WQK_WAIT_FINISHED(test, t, 8);
-	wq_fail_worker_creation(false);
-	flush_workqueue(wq);
+#else
+	kunit_skip(test, "needs WQ_HAS_WORKER_CREATION_FAULT %s",
+		   "(no way to make worker creation fail in this tree)");
+#endif
+}
+
+/*
+ * A rescuer done with a per-CPU pool does not stay pinned to that CPU:
+ * it waits where unbound work may run.
+ */
+static void rescuer_leaves_the_cpu_of_the_pool_it_served(struct kunit *test)
+{
+#ifdef WQ_HAS_WORKER_CREATION_FAULT
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_MEM_RECLAIM, 0);
+	struct wqk_probe *ps[WQK_RESCUED];
+	int cpu = wqk_last_online_cpu();
+	unsigned long deadline;
+	struct task_struct *rescuer;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs");
+	wqk_starve_pool(test, cpu);
+	wqk_queue_rescued(test, wq, cpu, ps);
+	KUNIT_ASSERT_TRUE(test, ps[0]->rescuer);
+	rescuer = ps[0]->task;
+	KUNIT_EXPECT_EQ(test, ps[0]->nr_allowed, 1);
+	/* it detaches once the pool's items of its workqueue are done */
+	deadline = jiffies + 2 * HZ;
+	while (READ_ONCE(rescuer->nr_cpus_allowed) == 1 &&
+	       time_before(jiffies, deadline))
+		msleep(10);
+	KUNIT_EXPECT_GT(test, READ_ONCE(rescuer->nr_cpus_allowed), 1);
 #else
 	kunit_skip(test, "needs WQ_HAS_WORKER_CREATION_FAULT %s",
 		   "(no way to make worker creation fail in this tree)");
@@ -2511,6 +2599,7 @@ static struct kunit_case wqk_rescuer_cases[] = {
 	KUNIT_CASE(mem_reclaim_workqueue_has_a_rescuer),
 	KUNIT_CASE(plain_workqueue_has_no_rescuer),
 	KUNIT_CASE(rescuer_runs_items_when_workers_cannot_be_created),
+	KUNIT_CASE(rescuer_leaves_the_cpu_of_the_pool_it_served),
 	{}
 };
 
@@ -2621,7 +2710,31 @@ static void unbound_workqueues_follow_cpus_going_down_and_up(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wqk_run_one(test, wq, cpu)->cpu, cpu);
 }
 
+/*
+ * An unbound workqueue confined to one CPU: while that CPU is down its
+ * workers run elsewhere (the scheduler widens their affinity); once it is
+ * back they are confined to it again.
+ */
+static void unbound_workers_are_confined_again_when_their_cpu_returns(struct kunit *test)
+{
+	int cpu = wqk_hotplug_victim(test);
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 0);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	struct wqk_probe *p;
+
+	cpumask_copy(attrs->cpumask, cpumask_of(cpu));
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	KUNIT_EXPECT_EQ(test, wqk_run_one(test, wq, WORK_CPU_UNBOUND)->cpu, cpu);
+	wqk_take_cpu_down(test, cpu);
+	KUNIT_EXPECT_NE(test, wqk_run_one(test, wq, WORK_CPU_UNBOUND)->cpu, cpu);
+	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+	p = wqk_run_one(test, wq, WORK_CPU_UNBOUND);
+	KUNIT_EXPECT_EQ(test, p->cpu, cpu);
+	KUNIT_EXPECT_EQ(test, p->nr_allowed, 1);
+}
+
 static struct kunit_case wqk_hotplug_cases[] = {
+	KUNIT_CASE(unbound_workers_are_confined_again_when_their_cpu_returns),
 	KUNIT_CASE(items_on_a_cpu_going_offline_run_exactly_once),
 	KUNIT_CASE(percpu_pool_serves_its_cpu_again_after_online),
 	KUNIT_CASE(unbound_workqueues_follow_cpus_going_down_and_up),
@@ -2661,7 +2774,30 @@ static void sysfs_name_clash_fails_the_second_workqueue(struct kunit *test)
 					  WORK_CPU_UNBOUND)->runs), 1);
 }
 
+/*
+ * Callers may create workqueues and apply attributes with the CPU hotplug
+ * lock held (padata does, from pcrypt's init): neither takes it again.
+ */
+static void attrs_apply_with_the_cpu_hotplug_lock_held(struct kunit *test)
+{
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	struct workqueue_struct *wq;
+	int ret;
+
+	attrs->nice = 3;
+	cpus_read_lock();
+	wq = alloc_workqueue("wqk_hp%04x", WQ_UNBOUND, 0,
+			     get_random_u32() & 0xffff);
+	ret = wq ? apply_workqueue_attrs(wq, attrs) : -ENOMEM;
+	cpus_read_unlock();
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	wqk_defer(test, wqk_destroy_wq_action, wq);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, wqk_run_one(test, wq, WORK_CPU_UNBOUND)->nice, 3);
+}
+
 static struct kunit_case wqk_lifecycle_cases[] = {
+	KUNIT_CASE(attrs_apply_with_the_cpu_hotplug_lock_held),
 	KUNIT_CASE(sysfs_name_clash_fails_the_second_workqueue),
 	{}
 };
