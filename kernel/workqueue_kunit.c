@@ -399,6 +399,13 @@ static struct workqueue_struct *wqk_kind_wq(struct kunit *test)
 	}
 }
 
+static bool wqk_is_ordered_kind(struct kunit *test)
+{
+	const enum wqk_kind *kind = test->param_value;
+
+	return *kind == WQK_ORDERED;
+}
+
 /*
  * Two online CPUs, different when the machine has more than one, and on
  * different NUMA nodes when it has CPUs on two: a case that needs two
@@ -1410,6 +1417,38 @@ static void concurrent_flushes_wait_only_for_earlier_items(struct kunit *test)
 	}
 }
 
+/*
+ * A flush waits for every item queued before it, including those of the
+ * colors earlier flushes closed: with the first flush still waiting for
+ * a held item, a second flush does not return when only its own items
+ * are done.
+ */
+static void flush_workqueue_waits_for_colors_earlier_flushes_closed(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	struct wqk_probe *a = wqk_gated_probe(test, NULL);
+	struct wqk_probe *b = wqk_gated_probe(test, NULL);
+	struct wqk_waiter *first, *second;
+
+	queue_work(wq, &a->work);
+	first = wqk_waiter_start(test, WQK_FLUSH_WORKQUEUE, wq, NULL);
+	KUNIT_ASSERT_TRUE(test, wqk_wait_blocked(first->th));
+	queue_work(wq, &b->work);
+	second = wqk_waiter_start(test, WQK_FLUSH_WORKQUEUE, wq, NULL);
+	KUNIT_ASSERT_TRUE(test, wqk_wait_blocked(second->th));
+
+	wqk_open(b);
+	if (!wqk_is_ordered_kind(test))
+		WQK_WAIT(test, &b->finished);
+	msleep(WQK_SETTLE_MS);
+	KUNIT_EXPECT_FALSE(test, completion_done(&first->th->done));
+	KUNIT_EXPECT_FALSE(test, completion_done(&second->th->done));
+
+	wqk_open(a);
+	WQK_WAIT(test, &first->th->done);
+	WQK_WAIT(test, &second->th->done);
+}
+
 /* More concurrent flushers than there are flush colors all return. */
 static void many_concurrent_flushes_all_return(struct kunit *test)
 {
@@ -1562,6 +1601,8 @@ static struct kunit_case wqk_flush_cases[] = {
 	KUNIT_CASE_PARAM(flush_workqueue_does_not_wait_for_later_items,
 			 wqk_kind_gen_params),
 	KUNIT_CASE_PARAM(concurrent_flushes_wait_only_for_earlier_items,
+			 wqk_kind_gen_params),
+	KUNIT_CASE_PARAM(flush_workqueue_waits_for_colors_earlier_flushes_closed,
 			 wqk_kind_gen_params),
 	KUNIT_CASE_PARAM(many_concurrent_flushes_all_return, wqk_kind_gen_params),
 	KUNIT_CASE_PARAM(flush_work_on_idle_item_returns_false,
