@@ -16,6 +16,7 @@ stall in it counts as a failed test of its own.
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -81,8 +82,34 @@ def run_kunit(wq, cfg, out):
     if not results:
         results.append({'name': 'kunit: suite ran', 'status': 'FAIL',
                         'detail': ['no results: see kunit.out']})
+    stopped = kunit_stopped_in(open(log, errors='replace').read())
+    if stopped:
+        results.append({'name': 'kunit: run reached the end', 'status': 'FAIL',
+                        'detail': [stopped]})
     results.append(log_result('kunit: guest log clean', log))
     return results
+
+
+TIMESTAMP = re.compile(r'^\[\s*[\d.]+\] ?')
+
+
+def kunit_stopped_in(text):
+    """Where a KUnit run that never finished stopped (a hung or crashed
+    case): the suite it was in and the last case that ended, or None."""
+    suite, last_case = None, None
+    for raw in text.splitlines():
+        line = TIMESTAMP.sub('', raw)
+        if line.startswith('    # Subtest: '):
+            suite, last_case = line.split(': ', 1)[1].strip(), None
+        elif suite and re.match(r'    (not )?ok \d+ ', line):
+            last_case = line.split(None, 3)[-1] if line.lstrip().startswith('not') \
+                else line.split(None, 2)[-1]
+        elif suite and re.match(r'(not )?ok \d+ ', line):
+            suite = None
+    if not suite:
+        return None
+    after = f'after case {last_case}' if last_case else 'in its first case'
+    return f'stopped in suite {suite}, {after}: the next case hung or crashed'
 
 
 def parse_ktap(text):

@@ -85,6 +85,9 @@ typedef void (*wqk_hook_fn)(struct wqk_probe *p);
  * @test: the case it belongs to
  * @tracker: counts shared with other probes, or %NULL
  * @wq: where hooks requeue it
+ * @stop: requeueing hooks stop requeueing (set by the case and by the
+ *	teardown, so that a failed case does not leave a live requeuer that
+ *	the teardown's destroy_workqueue() would drain forever)
  * @gated: wait on @gate before finishing (never in BH context)
  * @gate: opened by the case (and by the teardown)
  * @burn_us: CPU time to burn without sleeping
@@ -117,6 +120,7 @@ struct wqk_probe {
 	struct kunit *test;
 	struct wqk_tracker *tracker;
 	struct workqueue_struct *wq;
+	bool stop;
 
 	bool gated;
 	struct completion gate;
@@ -213,11 +217,12 @@ static void wqk_defer(struct kunit *test, kunit_action_t *fn, void *arg)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fn, arg), 0);
 }
 
-/* Test teardown: open the gate and make sure the item is gone. */
+/* Test teardown: stop requeueing, open the gate, make sure the item is gone. */
 static void wqk_probe_cleanup(void *arg)
 {
 	struct wqk_probe *p = arg;
 
+	WRITE_ONCE(p->stop, true);
 	complete_all(&p->gate);
 	cancel_work_sync(&p->work);
 	cancel_delayed_work_sync(&p->dwork);
@@ -1518,12 +1523,10 @@ static void flush_work_waits_for_running_item(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, w->probe_finished);
 }
 
-/* Requeue until told to stop (->data points at the stop flag). */
+/* Requeue until told to stop (->stop). */
 static void wqk_requeue_until_stopped(struct wqk_probe *p)
 {
-	bool *stop = p->data;
-
-	if (!READ_ONCE(*stop)) {
+	if (!READ_ONCE(p->stop)) {
 		usleep_range(200, 400);
 		queue_work(p->wq, &p->work);
 	}
@@ -1535,10 +1538,8 @@ static void flush_work_does_not_wait_for_requeued_instances(struct kunit *test)
 	struct wqk_probe *p = wqk_probe_new(test, NULL);
 	struct wqk_thread *th;
 	struct wqk_waiter *w;
-	bool stop = false;
 
 	p->wq = wq;
-	p->data = &stop;
 	p->hook = wqk_requeue_until_stopped;
 	queue_work(wq, &p->work);
 	WQK_WAIT(test, &p->started);
@@ -1551,16 +1552,16 @@ static void flush_work_does_not_wait_for_requeued_instances(struct kunit *test)
 	WQK_WAIT(test, &th->done);
 	KUNIT_EXPECT_TRUE(test, w->ret);
 	KUNIT_EXPECT_GE(test, atomic_read(&p->runs), 1);
-	WRITE_ONCE(stop, true);
+	WRITE_ONCE(p->stop, true);
 	cancel_work_sync(&p->work);
 }
 
-/* Requeue until ->runs reaches the count in ->data. */
+/* Requeue until ->runs reaches the count in ->data (or ->stop). */
 static void wqk_requeue_chain(struct wqk_probe *p)
 {
-	int *len = p->data;
+	int len = (long)p->data;
 
-	if (atomic_read(&p->runs) < *len)
+	if (atomic_read(&p->runs) < len && !READ_ONCE(p->stop))
 		KUNIT_EXPECT_TRUE(p->test, queue_work(p->wq, &p->work));
 }
 
@@ -1571,7 +1572,7 @@ static void drain_workqueue_runs_a_requeueing_chain_to_its_end(struct kunit *tes
 	int len = 20;
 
 	p->wq = wq;
-	p->data = &len;
+	p->data = (void *)(long)len;
 	p->hook = wqk_requeue_chain;
 	queue_work(wq, &p->work);
 	drain_workqueue(wq);
@@ -1677,11 +1678,9 @@ static void cancel_work_sync_stops_a_requeueing_item(struct kunit *test)
 {
 	struct workqueue_struct *wq = wqk_kind_wq(test);
 	struct wqk_probe *p = wqk_probe_new(test, NULL);
-	bool stop = false;
 	int runs;
 
 	p->wq = wq;
-	p->data = &stop;
 	p->hook = wqk_requeue_until_stopped;
 	queue_work(wq, &p->work);
 	WQK_WAIT(test, &p->started);
