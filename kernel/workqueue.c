@@ -1043,7 +1043,8 @@ static void check_work_leaks(struct worker *worker, work_func_t func,
 
 	if (likely(!atomic && lockdep_depth(current) <= lock_depth))
 		return;
-	pr_err("BUG: workqueue item leaked atomic context, a lock or RCU: %s[%d]\n"
+	/* the first line is 6.12's to the letter: log parsers match it */
+	pr_err("BUG: workqueue leaked atomic, lock or RCU: %s[%d]\n"
 	       "    preempt=0x%08x locks=%d->%d rcu=%d function=%ps\n",
 	       current->comm, task_pid_nr(current), preempt_count(), lock_depth,
 	       lockdep_depth(current), rcu_preempt_depth(), func);
@@ -2247,6 +2248,26 @@ bool queue_work_node(int node, struct workqueue_struct *wq,
 EXPORT_SYMBOL_GPL(queue_work_node);
 
 /* Queue @dwork after @delay; the caller owns PENDING. */
+/*
+ * Arm the timer of an item to be queued on @cpu.  With nohz_full
+ * (HK_TYPE_TIMER housekeeping) it runs on a housekeeping CPU, this one if
+ * it is one; the item still goes to @cpu when it fires.  Otherwise on
+ * @cpu, or on any CPU for WORK_CPU_UNBOUND: add_timer_global() also drops
+ * the TIMER_PINNED an earlier add_timer_on() left on the timer.
+ */
+static void arm_delayed_work_timer(struct timer_list *timer, int cpu)
+{
+	int here = smp_processor_id();
+
+	if (housekeeping_enabled(HK_TYPE_TIMER))
+		add_timer_on(timer, housekeeping_test_cpu(here, HK_TYPE_TIMER) ?
+				    here : housekeeping_any_cpu(HK_TYPE_TIMER));
+	else if (cpu == WORK_CPU_UNBOUND)
+		add_timer_global(timer);
+	else
+		add_timer_on(timer, cpu);
+}
+
 static void __queue_delayed_work(int cpu, struct workqueue_struct *wq,
 				 struct delayed_work *dwork, unsigned long delay)
 {
@@ -2261,10 +2282,7 @@ static void __queue_delayed_work(int cpu, struct workqueue_struct *wq,
 	dwork->wq = wq;
 	dwork->cpu = cpu;
 	dwork->timer.expires = jiffies + delay;
-	if (cpu == WORK_CPU_UNBOUND)
-		add_timer(&dwork->timer);
-	else
-		add_timer_on(&dwork->timer, cpu);
+	arm_delayed_work_timer(&dwork->timer, cpu);
 }
 
 /**

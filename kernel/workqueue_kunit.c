@@ -41,6 +41,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/cputime.h>
+#include <linux/sched/isolation.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -1692,6 +1693,25 @@ static void cancel_work_sync_stops_a_requeueing_item(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), runs);
 }
 
+/*
+ * A delayed item queued for any CPU after one queued for a given CPU
+ * (add_timer_on() pins its timer) gets a timer that is not pinned.
+ */
+static void delayed_item_for_any_cpu_has_an_unpinned_timer(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	if (housekeeping_enabled(HK_TYPE_TIMER))
+		kunit_skip(test, "nohz_full: timers go to housekeeping CPUs");
+	KUNIT_ASSERT_TRUE(test, queue_delayed_work_on(wqk_last_online_cpu(), wq,
+						      &p->dwork, 1));
+	WQK_WAIT(test, &p->finished);
+	KUNIT_ASSERT_TRUE(test, queue_delayed_work(wq, &p->dwork, 60 * HZ));
+	KUNIT_EXPECT_FALSE(test, p->dwork.timer.flags & TIMER_PINNED);
+	KUNIT_EXPECT_TRUE(test, cancel_delayed_work_sync(&p->dwork));
+}
+
 static void cancel_delayed_work_stops_the_timer(struct kunit *test)
 {
 	struct workqueue_struct *wq = wqk_kind_wq(test);
@@ -1832,6 +1852,7 @@ static struct kunit_case wqk_cancel_cases[] = {
 			 wqk_kind_gen_params),
 	KUNIT_CASE_PARAM(cancel_work_sync_stops_a_requeueing_item,
 			 wqk_kind_gen_params),
+	KUNIT_CASE(delayed_item_for_any_cpu_has_an_unpinned_timer),
 	KUNIT_CASE_PARAM(cancel_delayed_work_stops_the_timer,
 			 wqk_kind_gen_params),
 	KUNIT_CASE_PARAM(cancel_delayed_work_sync_waits_for_a_running_item,

@@ -14,6 +14,7 @@
  *   4. debugfs and the worker-creation fault
  */
 #include <linux/debugfs.h>
+#include <linux/kvm_para.h>
 #include <linux/moduleparam.h>
 #include <linux/nmi.h>
 #include <linux/panic.h>
@@ -342,7 +343,11 @@ static unsigned int wq_stall_count;
 
 /**
  * wq_watchdog_touch - something legitimately kept a CPU busy for long
- * @cpu: the CPU, or -1 for all
+ * @cpu: the CPU
+ *
+ * Counts as progress for @cpu's per-CPU pools and for the unbound pools,
+ * not for other CPUs' pools: a touch on one CPU must not hide a stall on
+ * another.
  *
  * Context: any.
  */
@@ -350,44 +355,88 @@ void wq_watchdog_touch(int cpu)
 {
 	unsigned long now = jiffies;
 
-	if (cpu >= 0)
-		per_cpu(wq_watchdog_touched_cpu, cpu) = now;
-	wq_watchdog_touched = now;
+	if (WARN_ONCE(cpu < 0 || cpu >= nr_cpu_ids,
+		      "%s: no CPU given\n", __func__))
+		return;
+	per_cpu(wq_watchdog_touched_cpu, cpu) = now;
+	/* the global stamp only matters at thresh granularity */
+	if (READ_ONCE(wq_watchdog_touched) != now)
+		WRITE_ONCE(wq_watchdog_touched, now);
 }
 
-/* The last time @pool made progress or its CPU was touched. */
-static unsigned long pool_last_progress(struct worker_pool *pool)
+/* A new watchdog period: everything counts as touched now. */
+static void wq_watchdog_touch_all(void)
+{
+	unsigned long now = jiffies;
+	int cpu;
+
+	WRITE_ONCE(wq_watchdog_touched, now);
+	for_each_possible_cpu(cpu)
+		per_cpu(wq_watchdog_touched_cpu, cpu) = now;
+}
+
+/*
+ * Since when the watchdog excuses @pool: its last progress, or the last
+ * touch of its CPU (of any CPU, for an unbound pool), whichever is later.
+ */
+static unsigned long pool_excused_since(struct worker_pool *pool)
 {
 	unsigned long ts = READ_ONCE(pool->watchdog_ts);
-	unsigned long touched = READ_ONCE(wq_watchdog_touched);
+	unsigned long touched = pool->cpu >= 0 ?
+		READ_ONCE(per_cpu(wq_watchdog_touched_cpu, pool->cpu)) :
+		READ_ONCE(wq_watchdog_touched);
 
-	if (pool->cpu >= 0)
-		touched = max(touched,
-			      READ_ONCE(per_cpu(wq_watchdog_touched_cpu, pool->cpu)));
 	return time_after(touched, ts) ? touched : ts;
 }
 
-static void report_stall(struct worker_pool *pool, unsigned long since)
+/* "stuck for" counts from the pool's last progress, not from a touch. */
+static void report_stall(struct worker_pool *pool)
 {
+	unsigned long ts = READ_ONCE(pool->watchdog_ts);
 	char buf[WQ_DUMP_LINE];
 	struct seq_buf line;
 
 	seq_buf_init(&line, buf, sizeof(buf));
 	seq_pool_info(&line, pool);
 	pr_emerg("BUG: workqueue lockup - pool%s stuck for %us!\n",
-		 seq_buf_str(&line), jiffies_to_msecs(jiffies - since) / 1000);
+		 seq_buf_str(&line), jiffies_to_msecs(jiffies - ts) / 1000);
 }
 
-/* Backtraces of the CPUs whose per-CPU pools the watchdog found stuck. */
+/*
+ * The stacks of the workers running on a stuck per-CPU pool: the item
+ * that hogs the CPU is on one of them.
+ */
+static void show_pool_hogs(struct worker_pool *pool)
+{
+	struct worker *worker;
+	unsigned long flags;
+	int bkt;
+
+	raw_spin_lock_irqsave(&pool->lock, flags);
+	printk_deferred_enter();
+	hash_for_each(pool->busy_hash, bkt, worker, hentry) {
+		if (!task_is_running(worker->task))
+			continue;
+		pr_info("pool %d: worker %d running %ps:\n", pool->id,
+			task_pid_nr(worker->task), worker->current_func);
+		sched_show_task(worker->task);
+	}
+	printk_deferred_exit();
+	raw_spin_unlock_irqrestore(&pool->lock, flags);
+}
+
 static void show_stalled_cpus(void)
 {
 	struct worker_pool *pool;
 	int pi;
 
+	pr_info("Showing backtraces of running workers in stalled CPU-bound worker pools:\n");
 	rcu_read_lock();
-	for_each_pool(pool, pi)
+	for_each_pool(pool, pi) {
 		if (pool->cpu_stall)
-			trigger_single_cpu_backtrace(pool->cpu);
+			show_pool_hogs(pool);
+		touch_nmi_watchdog();
+	}
 	rcu_read_unlock();
 }
 
@@ -395,7 +444,7 @@ static void wq_watchdog_timer_fn(struct timer_list *unused)
 {
 	unsigned long thresh = READ_ONCE(wq_watchdog_thresh) * HZ;
 	struct worker_pool *pool;
-	bool stalled = false;
+	bool stalled = false, cpu_stall = false;
 	int pi;
 
 	if (!thresh)
@@ -407,21 +456,25 @@ static void wq_watchdog_timer_fn(struct timer_list *unused)
 		pool->cpu_stall = false;
 		if (list_empty(&pool->worklist))
 			continue;
-		since = pool_last_progress(pool);
+		/* a guest the host stopped looks stalled: that is no stall */
+		kvm_check_and_clear_guest_paused();
+		since = pool_excused_since(pool);
 		if (time_after(jiffies, since + thresh)) {
-			pool->cpu_stall = pool->cpu >= 0;
+			cpu_stall |= pool->cpu_stall =
+				pool->cpu >= 0 && !(pool->flags & POOL_BH);
 			stalled = true;
-			report_stall(pool, since);
+			report_stall(pool);
 		}
 	}
 	rcu_read_unlock();
 	if (stalled) {
 		show_all_workqueues();
-		show_stalled_cpus();
+		if (cpu_stall)
+			show_stalled_cpus();
 		if (wq_panic_on_stall && ++wq_stall_count >= wq_panic_on_stall)
 			panic("workqueue: %u stall(s)", wq_stall_count);
 	}
-	wq_watchdog_touch(-1);
+	wq_watchdog_touch_all();
 	mod_timer(&wq_watchdog_timer, jiffies + thresh);
 }
 
@@ -431,7 +484,7 @@ static void wq_watchdog_set_thresh(unsigned long thresh)
 	timer_delete_sync(&wq_watchdog_timer);
 	if (thresh) {
 		wq_watchdog_thresh = thresh;
-		wq_watchdog_touch(-1);
+		wq_watchdog_touch_all();
 		mod_timer(&wq_watchdog_timer, jiffies + thresh * HZ);
 	}
 }
