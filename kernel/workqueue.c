@@ -1094,13 +1094,6 @@ static void worker_end_item_locked(struct worker *worker)
 	worker->current_color = 0;
 }
 
-/**
- * process_one_work - run one item
- * @worker: the worker, which got @work from assign_work_locked()
- * @work: the item, first on @worker's scheduled list
- *
- * Context: pool->lock (P), dropped while the function runs.
- */
 /*
  * A BH pool's items run on its own CPU, except when workqueue_softirq_dead()
  * drains a dead CPU's pool from a drain item of system_bh_highpri_wq.  That
@@ -1113,6 +1106,13 @@ static bool bh_pool_draining(struct worker_pool *pool)
 	return (pool->flags & POOL_BH) && pool->cpu != raw_smp_processor_id();
 }
 
+/**
+ * process_one_work - run one item
+ * @worker: the worker, which got @work from assign_work_locked()
+ * @work: the item, first on @worker's scheduled list
+ *
+ * Context: pool->lock (P), dropped while the function runs.
+ */
 static void process_one_work(struct worker *worker, struct work_struct *work)
 	__releases(&pool->lock) __acquires(&pool->lock)
 {

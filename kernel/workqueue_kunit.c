@@ -2648,7 +2648,7 @@ static void rescuer_leaves_the_cpu_of_the_pool_it_served(struct kunit *test)
 	deadline = jiffies + 2 * HZ;
 	while (READ_ONCE(rescuer->nr_cpus_allowed) == 1 &&
 	       time_before(jiffies, deadline))
-		msleep(10);
+		usleep_range(5000, 10000);
 	KUNIT_EXPECT_GT(test, READ_ONCE(rescuer->nr_cpus_allowed), 1);
 #else
 	kunit_skip(test, "needs WQ_HAS_WORKER_CREATION_FAULT %s",
@@ -2819,6 +2819,7 @@ static struct kunit_suite wqk_hotplug_suite = {
 static void sysfs_name_clash_fails_the_second_workqueue(struct kunit *test)
 {
 	struct workqueue_struct *wq, *dup;
+	struct wqk_probe *p;
 	char name[16];
 
 	snprintf(name, sizeof(name), "wqk_s%04x", get_random_u32() & 0xffff);
@@ -2831,8 +2832,8 @@ static void sysfs_name_clash_fails_the_second_workqueue(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, dup);
 	if (dup)
 		destroy_workqueue(dup);
-	KUNIT_EXPECT_EQ(test, atomic_read(&wqk_run_one(test, wq,
-					  WORK_CPU_UNBOUND)->runs), 1);
+	p = wqk_run_one(test, wq, WORK_CPU_UNBOUND);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
 }
 
 /*
