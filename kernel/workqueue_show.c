@@ -415,36 +415,23 @@ static void show_pool_hogs(struct worker_pool *pool)
 	raw_spin_lock_irqsave(&pool->lock, flags);
 	printk_deferred_enter();
 	hash_for_each(pool->busy_hash, bkt, worker, hentry) {
-		if (!task_is_running(worker->task))
-			continue;
-		pr_info("pool %d: worker %d running %ps:\n", pool->id,
-			task_pid_nr(worker->task), worker->current_func);
-		sched_show_task(worker->task);
+		if (task_is_running(worker->task)) {
+			pr_info("workqueue: pool %d worker %d is running %ps:\n",
+				pool->id, task_pid_nr(worker->task),
+				worker->current_func);
+			sched_show_task(worker->task);
+		}
 	}
 	printk_deferred_exit();
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
-}
-
-static void show_stalled_cpus(void)
-{
-	struct worker_pool *pool;
-	int pi;
-
-	pr_info("Showing backtraces of running workers in stalled CPU-bound worker pools:\n");
-	rcu_read_lock();
-	for_each_pool(pool, pi) {
-		if (pool->cpu_stall)
-			show_pool_hogs(pool);
-		touch_nmi_watchdog();
-	}
-	rcu_read_unlock();
+	touch_nmi_watchdog();
 }
 
 static void wq_watchdog_timer_fn(struct timer_list *unused)
 {
 	unsigned long thresh = READ_ONCE(wq_watchdog_thresh) * HZ;
 	struct worker_pool *pool;
-	bool stalled = false, cpu_stall = false;
+	bool stalled = false;
 	int pi;
 
 	if (!thresh)
@@ -460,17 +447,17 @@ static void wq_watchdog_timer_fn(struct timer_list *unused)
 		kvm_check_and_clear_guest_paused();
 		since = pool_excused_since(pool);
 		if (time_after(jiffies, since + thresh)) {
-			cpu_stall |= pool->cpu_stall =
-				pool->cpu >= 0 && !(pool->flags & POOL_BH);
+			pool->cpu_stall = pool->cpu >= 0 && !(pool->flags & POOL_BH);
 			stalled = true;
 			report_stall(pool);
+			/* a per-CPU pool is stuck behind what runs there */
+			if (pool->cpu_stall)
+				show_pool_hogs(pool);
 		}
 	}
 	rcu_read_unlock();
 	if (stalled) {
 		show_all_workqueues();
-		if (cpu_stall)
-			show_stalled_cpus();
 		if (wq_panic_on_stall && ++wq_stall_count >= wq_panic_on_stall)
 			panic("workqueue: %u stall(s)", wq_stall_count);
 	}
@@ -478,15 +465,17 @@ static void wq_watchdog_timer_fn(struct timer_list *unused)
 	mod_timer(&wq_watchdog_timer, jiffies + thresh);
 }
 
+/* End the current period; start one of @thresh seconds unless it is 0. */
 static void wq_watchdog_set_thresh(unsigned long thresh)
 {
-	wq_watchdog_thresh = 0;
+	/* a timer running now must see 0, not the new threshold */
+	WRITE_ONCE(wq_watchdog_thresh, 0);
 	timer_delete_sync(&wq_watchdog_timer);
-	if (thresh) {
-		wq_watchdog_thresh = thresh;
-		wq_watchdog_touch_all();
-		mod_timer(&wq_watchdog_timer, jiffies + thresh * HZ);
-	}
+	if (!thresh)
+		return;
+	WRITE_ONCE(wq_watchdog_thresh, thresh);
+	wq_watchdog_touch_all();
+	mod_timer(&wq_watchdog_timer, jiffies + thresh * HZ);
 }
 
 /**
@@ -502,12 +491,19 @@ void __init wq_watchdog_init(void)
 	wq_watchdog_set_thresh(thresh);
 }
 
-/* Before workqueue_init() only the value is kept; the timer starts there. */
+/*
+ * Before workqueue_init() only the value is kept; the timer starts there.
+ * The parse error is passed through, and a threshold whose jiffies do not
+ * fit is refused.
+ */
 static int wq_watchdog_thresh_set(const char *val, const struct kernel_param *kp)
 {
 	unsigned long thresh;
+	int ret = kstrtoul(val, 0, &thresh);
 
-	if (kstrtoul(val, 0, &thresh))
+	if (ret)
+		return ret;
+	if (thresh > ULONG_MAX / HZ)
 		return -EINVAL;
 	wq_watchdog_thresh = thresh;
 	if (wq_online)

@@ -45,13 +45,33 @@ static ssize_t max_active_show(struct device *dev,
 	return sysfs_emit(buf, "%d\n", READ_ONCE(dev_to_wq(dev)->saved_max_active));
 }
 
+/*
+ * A number written to a workqueue's sysfs file, read as 6.12 reads it:
+ * decimal (010 is 10), leading blanks and trailing text allowed. Only the
+ * leading signed decimal is parsed; one that overflows an int is -ERANGE.
+ */
+static int parse_sysfs_int(const char *buf, int *val)
+{
+	char num[16];
+	size_t len;
+
+	buf = skip_spaces(buf);
+	len = (*buf == '-' || *buf == '+');
+	len += strspn(buf + len, "0123456789");
+	if (len >= sizeof(num))
+		return -ERANGE;
+	memcpy(num, buf, len);
+	num[len] = '\0';
+	return kstrtoint(num, 10, val);
+}
+
 static ssize_t max_active_store(struct device *dev,
 				struct device_attribute *attr, const char *buf,
 				size_t count)
 {
 	int val;
 
-	if (kstrtoint(buf, 0, &val) || val <= 0)
+	if (parse_sysfs_int(buf, &val) || val <= 0)
 		return -EINVAL;
 	workqueue_set_max_active(dev_to_wq(dev), val);
 	return count;
@@ -98,7 +118,7 @@ static int edit_nice(struct workqueue_attrs *attrs, const char *buf)
 {
 	int nice;
 
-	if (kstrtoint(buf, 0, &nice) || nice < MIN_NICE || nice > MAX_NICE)
+	if (parse_sysfs_int(buf, &nice) || nice < MIN_NICE || nice > MAX_NICE)
 		return -EINVAL;
 	attrs->nice = nice;
 	return 0;
@@ -178,7 +198,7 @@ static int edit_strict(struct workqueue_attrs *attrs, const char *buf)
 {
 	int strict;
 
-	if (kstrtoint(buf, 0, &strict))
+	if (parse_sysfs_int(buf, &strict))
 		return -EINVAL;
 	attrs->affn_strict = strict;
 	return 0;

@@ -1161,22 +1161,28 @@ void __init wq_unbound_cpumask_init(void)
 	if (cpumask_empty(wq_unbound_cpumask))
 		cpumask_copy(wq_unbound_cpumask, cpu_possible_mask);
 	cpumask_copy(wq_requested_unbound_cpumask, wq_unbound_cpumask);
+	/* isolcpus= (domain isolation) counts as isolated from the start */
+	cpumask_andnot(wq_isolated_cpumask, cpu_possible_mask,
+		       housekeeping_cpumask(HK_TYPE_DOMAIN));
 }
 
 /**
  * parse_affn_scope - affinity scope from its name
- * @val: the name, case-insensitive, a trailing newline allowed
+ * @val: text starting with the name, case-insensitive
+ *
+ * Matched as 6.12 matches it: by the name's length, so a trailing newline
+ * (or anything else) after it is ignored.  No name is the beginning of
+ * another.
  *
  * Return: the scope, or -EINVAL.
  */
 int parse_affn_scope(const char *val)
 {
-	size_t len = strcspn(val, "\n");
 	int scope;
 
 	for (scope = 0; scope < WQ_AFFN_NR_TYPES; scope++)
-		if (len == strlen(wq_affn_names[scope]) &&
-		    !strncasecmp(val, wq_affn_names[scope], len))
+		if (!strncasecmp(val, wq_affn_names[scope],
+				 strlen(wq_affn_names[scope])))
 			return scope;
 	return -EINVAL;
 }
