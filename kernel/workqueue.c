@@ -104,7 +104,7 @@ module_param_named(cpu_intensive_warning_thresh, wq_cpu_intensive_warning_thresh
 static bool wq_power_efficient = IS_ENABLED(CONFIG_WQ_POWER_EFFICIENT_DEFAULT);
 module_param_named(power_efficient, wq_power_efficient, bool, 0444);
 
-static bool wq_debug_force_rr_cpu;
+static bool wq_debug_force_rr_cpu = IS_ENABLED(CONFIG_DEBUG_WQ_FORCE_RR_CPU);
 module_param_named(debug_force_rr_cpu, wq_debug_force_rr_cpu, bool, 0644);
 
 /*
@@ -216,6 +216,15 @@ static void set_work_off_queue(struct work_struct *work, int pool_id,
 	unsigned long data = ((unsigned long)pool_id << WORK_OFFQ_POOL_SHIFT) |
 			     offq | work_static(work);
 
+	if (!pending) {
+		/*
+		 * Clearing PENDING hands the item to whoever sets it next:
+		 * what we wrote to it (its list entry, say) must be visible
+		 * to them first. Pairs with the full barrier of
+		 * test_and_set_bit() in claim_work().
+		 */
+		smp_wmb();
+	}
 	atomic_long_set(&work->data, pending ? data | WORK_STRUCT_PENDING : data);
 }
 
@@ -593,6 +602,20 @@ void worker_attach_to_pool(struct worker *worker, struct worker_pool *pool)
 	mutex_unlock(&wq_pool_attach_mutex);
 }
 
+/*
+ * Let @worker's task run where unbound work may run (on every CPU if none
+ * of those is active), no longer pinned to its pool's CPUs.
+ * Context: wq_pool_attach_mutex (A).
+ */
+static void unpin_worker_locked(struct worker *worker)
+{
+	wq_assert_A();
+	kthread_set_per_cpu(worker->task, -1);
+	set_cpus_allowed_ptr(worker->task,
+			     cpumask_intersects(wq_unbound_cpumask, cpu_active_mask) ?
+			     wq_unbound_cpumask : cpu_possible_mask);
+}
+
 /**
  * worker_detach_from_pool - undo worker_attach_to_pool()
  * @worker: a rescuer between pools, or a retired worker whose thread has
@@ -608,13 +631,10 @@ void worker_detach_from_pool(struct worker *worker)
 		kthread_set_per_cpu(worker->task, -1);
 	/*
 	 * A rescuer between pools waits where unbound work may run, not on
-	 * the CPUs of the pool it last served (an isolated CPU, say); all
-	 * CPUs if none of those is active.
+	 * the CPUs of the pool it last served (an isolated CPU, say).
 	 */
 	if (worker->rescue_wq)
-		set_cpus_allowed_ptr(worker->task,
-				     cpumask_intersects(wq_unbound_cpumask, cpu_active_mask) ?
-				     wq_unbound_cpumask : cpu_possible_mask);
+		unpin_worker_locked(worker);
 	list_del_init(&worker->node);
 	worker->pool = NULL;
 	worker->flags &= ~(WORKER_UNBOUND | WORKER_REBOUND);
@@ -768,6 +788,10 @@ static void reap_dying_workers(struct list_head *dying)
 
 	while ((worker = list_first_entry_or_null(dying, struct worker, entry))) {
 		list_del_init(&worker->entry);
+		/* it exits where unbound work runs, not on an isolated CPU */
+		mutex_lock(&wq_pool_attach_mutex);
+		unpin_worker_locked(worker);
+		mutex_unlock(&wq_pool_attach_mutex);
 		kthread_stop(worker->task);
 		ida_free(&worker->pool->worker_ida, worker->id);
 		worker_detach_from_pool(worker);
@@ -874,10 +898,11 @@ static void send_mayday_locked(struct pool_workqueue *pwq)
 	struct workqueue_struct *wq = pwq->wq;
 
 	wq_assert_P(pwq->pool);
-	if (!wq->rescuer)
+	if (!READ_ONCE(wq->rescuer))
 		return;
 	raw_spin_lock(&wq_mayday_lock);
-	if (list_empty(&pwq->mayday_node)) {
+	/* stop_rescuer() clears it under M before stopping the thread */
+	if (wq->rescuer && list_empty(&pwq->mayday_node)) {
 		/* the rescuer drops this reference */
 		pwq->refcnt++;
 		list_add_tail(&pwq->mayday_node, &wq->maydays);
@@ -1514,7 +1539,9 @@ static void report_cpu_hog(work_func_t func)
 		}
 	}
 	raw_spin_unlock_irqrestore(&wci_lock, flags);
-	if (count >= wq_cpu_intensive_warning_thresh && is_power_of_2(count))
+	/* at the threshold, then 1, 2, 4, ... catches after it (6.12's cadence) */
+	if (count >= wq_cpu_intensive_warning_thresh &&
+	    is_power_of_2(count + 1 - wq_cpu_intensive_warning_thresh))
 		wq_warn_cpu_hog(func, count);
 }
 #else
@@ -2023,6 +2050,8 @@ static void pwq_dec_nr_in_flight_locked(struct pool_workqueue *pwq,
 			pwq->flush_colors &= ~BIT(color);
 			flush_color_put(wq, color);
 		}
+	} else {
+		pwq->nr_in_flight[WORK_NO_COLOR]--;
 	}
 	put_pwq_locked(pwq);
 }
@@ -2062,15 +2091,25 @@ static int wq_select_cpu(struct workqueue_struct *wq, int req_cpu)
 	if (req_cpu != WORK_CPU_UNBOUND)
 		return req_cpu;
 	cpu = raw_smp_processor_id();
-	if (!(wq->flags & WQ_UNBOUND) || !wq_debug_force_rr_cpu)
+	if (!(wq->flags & WQ_UNBOUND))
 		return cpu;
-	/* debugging aid: spread unbound items over the allowed CPUs */
+	/*
+	 * Unbound items queued on a CPU outside the unbound cpumask (an
+	 * isolated one) go round the allowed CPUs instead of using the pod
+	 * of their CPU; so do all of them with the debugging aid on.
+	 */
+	if (!wq_debug_force_rr_cpu) {
+		if (cpumask_test_cpu(cpu, wq_unbound_cpumask))
+			return cpu;
+	} else {
+		pr_warn_once("workqueue: round-robin CPU selection forced, expect performance impact\n");
+	}
 	cpu = cpumask_next_and(__this_cpu_read(wq_rr_cpu_last), wq_unbound_cpumask,
 			       cpu_online_mask);
 	if (cpu >= nr_cpu_ids)
 		cpu = cpumask_first_and(wq_unbound_cpumask, cpu_online_mask);
 	if (cpu >= nr_cpu_ids)
-		cpu = raw_smp_processor_id();
+		return raw_smp_processor_id();
 	__this_cpu_write(wq_rr_cpu_last, cpu);
 	return cpu;
 }
@@ -2118,13 +2157,15 @@ static void __queue_work(int req_cpu, struct workqueue_struct *wq,
 	int cpu;
 
 	lockdep_assert_irqs_disabled();
-	/* a dying or draining workqueue only takes items from its own items */
+	/*
+	 * A dying or draining workqueue only takes items from its own items.
+	 * As on 6.12, a refused item stays PENDING: it is not queued, and
+	 * cannot be queued again, which the warning says.
+	 */
 	if (unlikely(READ_ONCE(wq->flags) & (__WQ_DESTROYING | __WQ_DRAINING)) &&
 	    WARN_ONCE(!is_chained_work(wq), "workqueue: cannot queue %ps on %s: it is being drained or destroyed\n",
-		      work->func, wq->name)) {
-		clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
+		      work->func, wq->name))
 		return;
-	}
 
 	rcu_read_lock();
 retry:
@@ -2339,7 +2380,11 @@ static void rcu_work_rcufn(struct rcu_head *head)
  */
 bool queue_rcu_work(struct workqueue_struct *wq, struct rcu_work *rwork)
 {
-	if (!claim_work(&rwork->work))
+	struct work_struct *work = &rwork->work;
+
+	/* an rcu_work cannot be disabled: say so when its item was */
+	if (test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work)) ||
+	    WARN_ON_ONCE(clear_pending_if_disabled(work)))
 		return false;
 	rwork->wq = wq;
 	call_rcu_hurry(&rwork->rcu, rcu_work_rcufn);
@@ -2400,6 +2445,8 @@ static void insert_wq_barrier_locked(struct pool_workqueue *pwq,
 		flags |= tdata & (WORK_STRUCT_LINKED | WORK_STRUCT_INACTIVE);
 		__set_bit(WORK_STRUCT_LINKED_BIT, work_data_bits(target));
 	}
+	/* counted, though no flush waits for it: destroy checks for it */
+	pwq->nr_in_flight[WORK_NO_COLOR]++;
 	insert_work_locked(pwq, &barr->work, head, flags);
 }
 
@@ -2690,15 +2737,18 @@ void __flush_workqueue(struct workqueue_struct *wq)
 EXPORT_SYMBOL(__flush_workqueue);
 
 /**
- * __warn_flushing_systemwide_wq - target of the flush_workqueue() warning
+ * __warn_flushing_systemwide_wq - a caller flushes a system-wide workqueue
  *
- * Flushing a system-wide workqueue is flagged at compile time; this only
- * gives the compile-time warning a function to hang on.
+ * flush_workqueue() on a system workqueue is flagged at compile time;
+ * flush_scheduled_work() reaches here at run time and says so with a
+ * stack dump, in 6.12's words (log checks look for them).
  *
- * Context: any.
+ * Context: process context.
  */
 void __warn_flushing_systemwide_wq(void)
 {
+	pr_warn("WARNING: Flushing system-wide workqueues will be prohibited in near future.\n");
+	dump_stack();
 }
 EXPORT_SYMBOL(__warn_flushing_systemwide_wq);
 
@@ -2740,7 +2790,9 @@ void drain_workqueue(struct workqueue_struct *wq)
 		if (drained && !--wq->nr_drainers)
 			wq->flags &= ~__WQ_DRAINING;
 		mutex_unlock(&wq->mutex);
-		if (!drained && ++flushes % 100 == 0)
+		/* 6.12's cadence: at 10 tries, then every 100 up to 1000 */
+		if (!drained && (++flushes == 10 ||
+				 (flushes % 100 == 0 && flushes <= 1000)))
 			pr_warn("workqueue %s: %s() isn't complete after %u tries\n",
 				wq->name, __func__, flushes);
 	} while (!drained);
@@ -3059,8 +3111,8 @@ static int wq_clamp_max_active(int max_active, unsigned int flags,
 	int clamped = clamp_val(max_active, 1, WQ_MAX_ACTIVE);
 
 	if (clamped != max_active)
-		pr_warn("workqueue %s: max_active %d is outside 1..%d, using %d\n",
-			name, max_active, WQ_MAX_ACTIVE, clamped);
+		pr_warn("workqueue: max_active %d requested for %s is out of range, clamping between %d and %d\n",
+			max_active, name, 1, WQ_MAX_ACTIVE);
 	return clamped;
 }
 
@@ -3236,8 +3288,7 @@ static int wq_sanitize_flags(unsigned int *flags, int *max_active)
 		if (WARN_ON_ONCE(*max_active))
 			return -EINVAL;
 	}
-	if (WARN_ON_ONCE((*flags & WQ_UNBOUND) && (*flags & WQ_PERCPU)))
-		return -EINVAL;
+	/* WQ_PERCPU only documents the default in 6.12: it is not checked */
 	/* power-efficient workqueues are unbound when power saving is on */
 	if ((*flags & WQ_POWER_EFFICIENT) && wq_power_efficient)
 		*flags |= WQ_UNBOUND;
@@ -3263,11 +3314,14 @@ alloc_wq_va(const char *fmt, unsigned int flags, int max_active,
 	if (!wq)
 		return NULL;
 	if (vsnprintf(wq->name, sizeof(wq->name), fmt, args) >= WQ_NAME_LEN)
-		pr_warn_once("workqueue: name exceeds WQ_NAME_LEN, truncated to %s\n",
+		pr_warn_once("workqueue: name exceeds WQ_NAME_LEN. Truncating to: %s\n",
 			     wq->name);
+	/* a BH workqueue shares its CPU's softirq and has no limit of its own */
 	if (flags & WQ_BH)
-		max_active = WQ_DFL_ACTIVE;
-	max_active = wq_clamp_max_active(max_active ?: WQ_DFL_ACTIVE, flags, wq->name);
+		max_active = INT_MAX;
+	else
+		max_active = wq_clamp_max_active(max_active ?: WQ_DFL_ACTIVE,
+						 flags, wq->name);
 	wq->flags = flags;
 	wq->max_active = max_active;
 	wq->saved_max_active = max_active;
@@ -3400,11 +3454,12 @@ static void stop_rescuer(struct workqueue_struct *wq)
 
 	if (!rescuer)
 		return;
-	/* the rescuer serves what is left, then exits */
-	kthread_stop(rescuer->task);
+	/* no new mayday may wake it once it is being stopped (M) */
 	raw_spin_lock_irq(&wq_mayday_lock);
 	wq->rescuer = NULL;
 	raw_spin_unlock_irq(&wq_mayday_lock);
+	/* the rescuer serves the requests already made, then exits */
+	kthread_stop(rescuer->task);
 	kfree(rescuer);
 }
 
@@ -3453,9 +3508,9 @@ void destroy_workqueue(struct workqueue_struct *wq)
 
 	mutex_lock(&wq_pool_mutex);
 	mutex_lock(&wq->mutex);
-	if (WARN(wq_busy_for_destroy(wq),
-		 "workqueue: %s: destroying a busy workqueue, keeping it\n",
-		 wq->name)) {
+	/* busy after draining: keep it, and say so in 6.12's words */
+	if (WARN_ON(wq_busy_for_destroy(wq))) {
+		pr_warn("%s: %s has the following busy pwq\n", __func__, wq->name);
 		mutex_unlock(&wq->mutex);
 		mutex_unlock(&wq_pool_mutex);
 		show_one_workqueue(wq);
@@ -3480,8 +3535,8 @@ void workqueue_set_max_active(struct workqueue_struct *wq, int max_active)
 {
 	int max;
 
-	/* an ordered workqueue runs one item at a time by definition */
-	if (WARN_ON(wq_is_ordered(wq)))
+	/* a BH workqueue has no limit; an ordered one runs one item at a time */
+	if (WARN_ON(wq->flags & WQ_BH) || WARN_ON(wq_is_ordered(wq)))
 		return;
 	max = wq_clamp_max_active(max_active, wq->flags, wq->name);
 	guard(mutex)(&wq->mutex);
@@ -4044,29 +4099,39 @@ static struct workqueue_attrs __init *alloc_std_attrs(int nice, bool ordered)
 	return attrs;
 }
 
+/* The system workqueues, with 6.12's names, flags and limits. */
+struct system_wq_def {
+	struct workqueue_struct **wq;
+	const char *name;
+	unsigned int flags;
+	int max_active;
+};
+
+static const struct system_wq_def system_wq_defs[] __initconst = {
+	{ &system_wq,			"events",			0 },
+	{ &system_percpu_wq,		"events",			0 },
+	{ &system_highpri_wq,		"events_highpri",		WQ_HIGHPRI },
+	{ &system_long_wq,		"events_long",			0 },
+	{ &system_unbound_wq,		"events_unbound",		WQ_UNBOUND,
+	  WQ_MAX_ACTIVE },
+	{ &system_dfl_wq,		"events_unbound",		WQ_UNBOUND,
+	  WQ_MAX_ACTIVE },
+	{ &system_freezable_wq,		"events_freezable",		WQ_FREEZABLE },
+	{ &system_power_efficient_wq,	"events_power_efficient",	WQ_POWER_EFFICIENT },
+	{ &system_freezable_power_efficient_wq, "events_freezable_pwr_efficient",
+	  WQ_FREEZABLE | WQ_POWER_EFFICIENT },
+	{ &system_bh_wq,		"events_bh",			WQ_BH },
+	{ &system_bh_highpri_wq,	"events_bh_highpri",		WQ_BH | WQ_HIGHPRI },
+};
+
 static void __init create_system_workqueues(void)
 {
-	system_wq = alloc_workqueue("events", WQ_PERCPU, 0);
-	system_percpu_wq = alloc_workqueue("events", WQ_PERCPU, 0);
-	system_highpri_wq = alloc_workqueue("events_highpri", WQ_HIGHPRI | WQ_PERCPU, 0);
-	system_long_wq = alloc_workqueue("events_long", WQ_PERCPU, 0);
-	system_unbound_wq = alloc_workqueue("events_unbound", WQ_UNBOUND, WQ_MAX_ACTIVE);
-	system_dfl_wq = alloc_workqueue("events_unbound", WQ_UNBOUND, WQ_MAX_ACTIVE);
-	system_freezable_wq = alloc_workqueue("events_freezable",
-					      WQ_FREEZABLE | WQ_PERCPU, 0);
-	system_power_efficient_wq = alloc_workqueue("events_power_efficient",
-						    WQ_POWER_EFFICIENT, 0);
-	system_freezable_power_efficient_wq =
-		alloc_workqueue("events_freezable_pwr_efficient",
-				WQ_FREEZABLE | WQ_POWER_EFFICIENT, 0);
-	system_bh_wq = alloc_workqueue("events_bh", WQ_BH, 0);
-	system_bh_highpri_wq = alloc_workqueue("events_bh_highpri",
-					       WQ_BH | WQ_HIGHPRI, 0);
-	wq_boot_check(system_wq && system_percpu_wq && system_highpri_wq &&
-		      system_long_wq && system_unbound_wq && system_dfl_wq &&
-		      system_freezable_wq && system_power_efficient_wq &&
-		      system_freezable_power_efficient_wq && system_bh_wq &&
-		      system_bh_highpri_wq, "system workqueues");
+	const struct system_wq_def *d;
+
+	for (d = system_wq_defs; d < system_wq_defs + ARRAY_SIZE(system_wq_defs); d++) {
+		*d->wq = alloc_workqueue("%s", d->flags, d->max_active, d->name);
+		wq_boot_check(*d->wq, d->name);
+	}
 }
 
 /**
@@ -4083,14 +4148,18 @@ void __init workqueue_init_early(void)
 
 	BUILD_BUG_ON(__alignof__(struct pool_workqueue) < __alignof__(long long));
 	wq_unbound_cpumask_init();
+	/* nohz_full: power-efficient items go unbound, to housekeeping CPUs */
+	if (housekeeping_enabled(HK_TYPE_TICK))
+		wq_power_efficient = true;
 	pwq_cache = KMEM_CACHE(pool_workqueue, SLAB_PANIC);
 	wq_init_pod_types_early();
 
+	/* pool IDs in 6.12's order per CPU: bh, bh-hi, normal, highpri */
 	for_each_possible_cpu(cpu) {
-		for (i = 0; i < NR_STD_WORKER_POOLS; i++) {
+		for (i = 0; i < NR_STD_WORKER_POOLS; i++)
 			init_cpu_pool(&per_cpu(bh_worker_pools, cpu)[i], cpu, i, true);
+		for (i = 0; i < NR_STD_WORKER_POOLS; i++)
 			init_cpu_pool(&per_cpu(cpu_worker_pools, cpu)[i], cpu, i, false);
-		}
 	}
 	for (i = 0; i < NR_STD_WORKER_POOLS; i++) {
 		int nice = i ? HIGHPRI_NICE_LEVEL : 0;
@@ -4138,15 +4207,11 @@ void __init workqueue_init(void)
 	mutex_lock(&wq_pool_mutex);
 	list_for_each_entry(wq, &workqueues, list)
 		WARN(init_rescuer(wq), "workqueue: no rescuer for %s\n", wq->name);
+	/* CPU nodes are known now; at early boot they were not */
+	idr_for_each_entry(&worker_pool_idr, pool, id)
+		if (pool->cpu >= 0)
+			pool->node = cpu_to_node(pool->cpu);
 	mutex_unlock(&wq_pool_mutex);
-
-	/* the NUMA topology is known now, it was not at early boot */
-	for_each_possible_cpu(cpu) {
-		for_each_bh_pool(pool, cpu)
-			pool->node = cpu_to_node(cpu);
-		for_each_std_pool(pool, cpu)
-			pool->node = cpu_to_node(cpu);
-	}
 	for_each_online_cpu(cpu) {
 		for_each_bh_pool(pool, cpu)
 			pool->flags &= ~POOL_DISASSOCIATED;

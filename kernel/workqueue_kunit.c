@@ -2858,7 +2858,17 @@ static void attrs_apply_with_the_cpu_hotplug_lock_held(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wqk_run_one(test, wq, WORK_CPU_UNBOUND)->nice, 3);
 }
 
+/* 6.12 takes WQ_UNBOUND | WQ_PERCPU as it is: WQ_PERCPU is not checked. */
+static void unbound_percpu_flags_are_accepted(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND | WQ_PERCPU, 0);
+	struct wqk_probe *p = wqk_run_one(test, wq, WORK_CPU_UNBOUND);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+}
+
 static struct kunit_case wqk_lifecycle_cases[] = {
+	KUNIT_CASE(unbound_percpu_flags_are_accepted),
 	KUNIT_CASE(attrs_apply_with_the_cpu_hotplug_lock_held),
 	KUNIT_CASE(sysfs_name_clash_fails_the_second_workqueue),
 	{}

@@ -929,12 +929,16 @@ int alloc_unbound_pwqs(struct workqueue_struct *wq)
 
 /*
  * wq_update_pod - refresh the pwq of @cpu after its pod's CPUs changed
- * (hotplug), from wq_online_cpumask.  Context: wq_pool_mutex (L).
+ * (hotplug), from wq_online_cpumask.  The table changes only under L and
+ * W, so under L it is read without W; a new pwq (and pool, and worker)
+ * is allocated before W is taken: a flush from reclaim may wait on W.
+ * Context: wq_pool_mutex (L).
  */
 static void wq_update_pod(struct workqueue_struct *wq, int cpu)
 {
+	struct pool_workqueue __rcu **slot = per_cpu_ptr(wq->cpu_pwq, cpu);
 	struct workqueue_attrs *attrs, *pod;
-	struct pool_workqueue *cur, *pwq;
+	struct pool_workqueue *cur, *pwq = NULL;
 
 	wq_assert_L();
 	if (!(wq->flags & WQ_UNBOUND) || wq_is_ordered(wq))
@@ -944,26 +948,24 @@ static void wq_update_pod(struct workqueue_struct *wq, int cpu)
 	if (!attrs || !pod)
 		goto out;
 	effective_attrs(attrs, wq->unbound_attrs, wq);
-
-	mutex_lock(&wq->mutex);
-	cur = rcu_dereference_protected(*per_cpu_ptr(wq->cpu_pwq, cpu),
-					lockdep_is_held(&wq->mutex));
-	pwq = rcu_dereference_protected(wq->dfl_pwq, lockdep_is_held(&wq->mutex));
+	cur = rcu_dereference_protected(*slot, lockdep_is_held(&wq_pool_mutex));
 	if (table_pod_attrs(pod, attrs, cpu)) {
 		if (pool_attrs_equal(cur->pool->attrs, pod))
-			goto unlock;
+			goto out;
 		pwq = alloc_unbound_pwq(wq, pod);
-		if (!pwq) {
+		if (!pwq)
 			pr_warn("workqueue: %s: no pwq for CPU %d's pod, using the default\n",
 				wq->name, cpu);
-			pwq = rcu_dereference_protected(wq->dfl_pwq,
-							lockdep_is_held(&wq->mutex));
-		}
-		link_pwq(pwq);
 	}
+
+	mutex_lock(&wq->mutex);
+	if (pwq)
+		link_pwq(pwq);
+	else
+		pwq = rcu_dereference_protected(wq->dfl_pwq,
+						lockdep_is_held(&wq->mutex));
 	if (pwq != cur)
-		set_table_entry(wq, per_cpu_ptr(wq->cpu_pwq, cpu), pwq);
-unlock:
+		set_table_entry(wq, slot, pwq);
 	mutex_unlock(&wq->mutex);
 out:
 	free_workqueue_attrs(attrs);
