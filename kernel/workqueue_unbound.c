@@ -1134,11 +1134,26 @@ static int __init workqueue_unbound_cpus_setup(char *str)
 }
 __setup("workqueue.unbound_cpus=", workqueue_unbound_cpus_setup);
 
+/* Narrow the boot-time unbound cpumask by @mask, unless none would be left. */
+static void __init narrow_unbound_cpumask(const char *what,
+					  const struct cpumask *mask)
+{
+	if (cpumask_intersects(wq_unbound_cpumask, mask)) {
+		cpumask_and(wq_unbound_cpumask, wq_unbound_cpumask, mask);
+		return;
+	}
+	/* 6.12's words: boot logs are matched against them */
+	pr_warn("workqueue: Restricting unbound_cpumask (%*pb) with %s (%*pb) leaves no CPU, ignoring\n",
+		cpumask_pr_args(wq_unbound_cpumask), what,
+		cpumask_pr_args(mask));
+}
+
 /**
  * wq_unbound_cpumask_init - the unbound cpumask at boot
  *
- * Housekeeping CPUs (workqueue and scheduler domain), narrowed by
- * workqueue.unbound_cpus= if that leaves any.
+ * Housekeeping CPUs (workqueue, then scheduler domain), then
+ * workqueue.unbound_cpus=: each narrows the mask unless it would leave
+ * no CPU, which is reported and ignored.
  *
  * Context: early boot.
  */
@@ -1153,15 +1168,12 @@ void __init wq_unbound_cpumask_init(void)
 	cpumask_copy(wq_online_cpumask, cpu_online_mask);
 
 	cpumask_copy(wq_unbound_cpumask, cpu_possible_mask);
-	cpumask_and(wq_unbound_cpumask, wq_unbound_cpumask,
-		    housekeeping_cpumask(HK_TYPE_WQ));
-	cpumask_and(wq_unbound_cpumask, wq_unbound_cpumask,
-		    housekeeping_cpumask(HK_TYPE_DOMAIN));
-	if (cpumask_intersects(&wq_cmdline_cpumask, wq_unbound_cpumask))
-		cpumask_and(wq_unbound_cpumask, wq_unbound_cpumask,
-			    &wq_cmdline_cpumask);
-	if (cpumask_empty(wq_unbound_cpumask))
-		cpumask_copy(wq_unbound_cpumask, cpu_possible_mask);
+	narrow_unbound_cpumask("HK_TYPE_WQ", housekeeping_cpumask(HK_TYPE_WQ));
+	narrow_unbound_cpumask("HK_TYPE_DOMAIN",
+			       housekeeping_cpumask(HK_TYPE_DOMAIN));
+	if (!cpumask_empty(&wq_cmdline_cpumask))
+		narrow_unbound_cpumask("workqueue.unbound_cpus",
+				       &wq_cmdline_cpumask);
 	cpumask_copy(wq_requested_unbound_cpumask, wq_unbound_cpumask);
 	/* isolcpus= (domain isolation) counts as isolated from the start */
 	cpumask_andnot(wq_isolated_cpumask, cpu_possible_mask,
