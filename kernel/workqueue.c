@@ -1830,6 +1830,14 @@ static bool pwq_tryinc_nr_active_locked(struct pool_workqueue *pwq, bool fill)
 	return true;
 }
 
+static void wq_barrier_func(struct work_struct *work);
+
+/* flush_work()'s barriers ride along with their target and need no slot */
+static bool work_is_barrier(struct work_struct *work)
+{
+	return work->func == wq_barrier_func;
+}
+
 /* Move an inactive item (and its linked barriers) to the pool's worklist. */
 static void activate_work_locked(struct pool_workqueue *pwq,
 				 struct work_struct *work)
@@ -1856,7 +1864,7 @@ static bool pwq_activate_first_locked(struct pool_workqueue *pwq, bool fill)
 	wq_assert_P(pwq->pool);
 	work = list_first_entry_or_null(&pwq->inactive_works,
 					struct work_struct, entry);
-	if (work && (data_color(work_data(work)) == WORK_NO_COLOR ||
+	if (work && (work_is_barrier(work) ||
 		     pwq_tryinc_nr_active_locked(pwq, fill))) {
 		activate_work_locked(pwq, work);
 		done = true;
@@ -1928,7 +1936,7 @@ static bool pwq_pass_slot_locked(struct pool_workqueue *pwq)
 						struct work_struct, entry);
 		if (!work)
 			break;
-		passed = data_color(work_data(work)) != WORK_NO_COLOR;
+		passed = !work_is_barrier(work);
 		activate_work_locked(pwq, work);
 	}
 	pwq->nr_active += passed;
@@ -2042,16 +2050,13 @@ static void pwq_dec_nr_in_flight_locked(struct pool_workqueue *pwq,
 	struct workqueue_struct *wq = pwq->wq;
 
 	wq_assert_P(pwq->pool);
-	if (color != WORK_NO_COLOR) {
-		if (!(data & WORK_STRUCT_INACTIVE))
-			pwq_dec_active_locked(pwq, kick);
-		pwq->nr_in_flight[color]--;
-		if ((pwq->flush_colors & BIT(color)) && !pwq->nr_in_flight[color]) {
-			pwq->flush_colors &= ~BIT(color);
-			flush_color_put(wq, color);
-		}
-	} else {
-		pwq->nr_in_flight[WORK_NO_COLOR]--;
+	/* a barrier has no slot: it is INACTIVE wherever it is */
+	if (!(data & WORK_STRUCT_INACTIVE))
+		pwq_dec_active_locked(pwq, kick);
+	pwq->nr_in_flight[color]--;
+	if ((pwq->flush_colors & BIT(color)) && !pwq->nr_in_flight[color]) {
+		pwq->flush_colors &= ~BIT(color);
+		flush_color_put(wq, color);
 	}
 	put_pwq_locked(pwq);
 }
@@ -2398,7 +2403,8 @@ EXPORT_SYMBOL(queue_rcu_work);
 
 /*
  * A barrier is an item queued right behind the one a flush waits for; it
- * completes when it runs.  Barriers carry no color and take no active slot.
+ * completes when it runs.  A barrier takes its target's color and no
+ * active slot; it is recognised by its function.
  */
 struct wq_barrier {
 	struct work_struct	work;
@@ -2416,7 +2422,9 @@ static void wq_barrier_func(struct work_struct *work)
 /*
  * Queue @barr to run right after @target: first on @worker's scheduled
  * list if @target runs there, else right behind @target, linked to it so
- * that it moves wherever @target moves.
+ * that it moves wherever @target moves.  The barrier takes @target's
+ * color, so a flush of the workqueue (and so a drain, and destroy) waits
+ * for it as 6.12's does; it is INACTIVE for good: it never takes a slot.
  */
 static void insert_wq_barrier_locked(struct pool_workqueue *pwq,
 				     struct wq_barrier *barr,
@@ -2424,7 +2432,8 @@ static void insert_wq_barrier_locked(struct pool_workqueue *pwq,
 				     struct worker *worker)
 {
 	static __maybe_unused struct lock_class_key bh_key, thr_key;
-	unsigned long flags = color_data(WORK_NO_COLOR);
+	unsigned long flags = WORK_STRUCT_INACTIVE;
+	unsigned int color;
 	struct list_head *head;
 
 	wq_assert_P(pwq->pool);
@@ -2437,17 +2446,18 @@ static void insert_wq_barrier_locked(struct pool_workqueue *pwq,
 
 	if (worker) {
 		head = worker->scheduled.next;
+		color = worker->current_color;
 	} else {
 		unsigned long tdata = work_data(target);
 
 		head = target->entry.next;
+		color = data_color(tdata);
 		/* keep the chain of barriers already linked behind @target */
-		flags |= tdata & (WORK_STRUCT_LINKED | WORK_STRUCT_INACTIVE);
+		flags |= tdata & WORK_STRUCT_LINKED;
 		__set_bit(WORK_STRUCT_LINKED_BIT, work_data_bits(target));
 	}
-	/* counted, though no flush waits for it: destroy checks for it */
-	pwq->nr_in_flight[WORK_NO_COLOR]++;
-	insert_work_locked(pwq, &barr->work, head, flags);
+	pwq->nr_in_flight[color]++;
+	insert_work_locked(pwq, &barr->work, head, flags | color_data(color));
 }
 
 /*

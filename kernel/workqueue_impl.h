@@ -103,8 +103,7 @@ enum wq_limits {
 	BUSY_WORKER_HASH_ORDER	= 6,
 	WQ_NAME_LEN		= 32,
 	WORKER_ID_LEN		= 10 + WQ_NAME_LEN,
-	WORK_NO_COLOR		= WORK_NR_COLORS - 1,	/* barriers */
-	NR_FLUSH_COLORS		= WORK_NO_COLOR,	/* the colors below it */
+	NR_FLUSH_COLORS		= WORK_NR_COLORS,	/* barriers' too */
 	IDLE_WORKERS_KEPT	= 2,		/* per pool, when culling */
 	IDLE_WORKER_TIMEOUT	= 300 * HZ,
 	MAYDAY_INITIAL_TIMEOUT	= HZ / 100 >= 2 ? HZ / 100 : 2,

@@ -2867,7 +2867,38 @@ static void unbound_percpu_flags_are_accepted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
 }
 
+static void wqk_short_item(struct work_struct *work)
+{
+	udelay(20);
+}
+
+#define WQK_BARRIER_ROUNDS	50
+
+/*
+ * A flush_work() barrier belongs to its workqueue until it has run: a
+ * destroy right after the flush must find nothing in flight (6.12 counts
+ * the barrier in its target's color, so the drain waits for it).  A busy
+ * workqueue at destroy is a WARN the log check catches.
+ */
+static void destroy_right_after_flush_work_finds_it_idle(struct kunit *test)
+{
+	struct work_struct work;
+	int i;
+
+	INIT_WORK_ONSTACK(&work, wqk_short_item);
+	for (i = 0; i < WQK_BARRIER_ROUNDS; i++) {
+		struct workqueue_struct *wq = alloc_workqueue("wqk_bar%d", 0, 0, i);
+
+		KUNIT_ASSERT_NOT_NULL(test, wq);
+		queue_work(wq, &work);
+		flush_work(&work);
+		destroy_workqueue(wq);
+	}
+	destroy_work_on_stack(&work);
+}
+
 static struct kunit_case wqk_lifecycle_cases[] = {
+	KUNIT_CASE(destroy_right_after_flush_work_finds_it_idle),
 	KUNIT_CASE(unbound_percpu_flags_are_accepted),
 	KUNIT_CASE(attrs_apply_with_the_cpu_hotplug_lock_held),
 	KUNIT_CASE(sysfs_name_clash_fails_the_second_workqueue),
