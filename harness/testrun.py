@@ -34,6 +34,10 @@ TWQ_RUN = '/sys/kernel/debug/test_workqueue/run'
 # benchmark's module cannot rot); the guest's exit status covers both.
 SELFTEST_CMD = ('sh /selftests/workqueue/run_all.sh; rc=$?; '
                 f'echo all scale=tiny > {TWQ_RUN} || rc=1; exit $rc')
+# Boot-time isolation of CPU 1 (scheduler domains and the tick), checked
+# by its own selftest in a boot of its own.
+ISOLATED_APPEND = 'isolcpus=domain,1 nohz_full=1'
+ISOLATED_CMD = 'sh /selftests/workqueue/run_all.sh wq_isolation.sh'
 TWQ_SCENARIOS = ('perfwq', 'latency', 'throughput', 'flush', 'delay',
                  'inversion')
 
@@ -173,19 +177,36 @@ def _json_ok(text):
         return False
 
 
-def run_selftests(wq, cfg, out):
+def boot_selftests(wq, cfg, out, what, cmd, append):
+    """Boot kernel WQ-CFG once to run CMD; results of the selftests in it."""
     obj = guest.objdir(wq, cfg)
-    log = os.path.join(out, 'selftests.log')
-    text, finished, status = guest.boot(
+    log = os.path.join(out, what.replace(' ', '-') + '.log')
+    text, finished, _ = guest.boot(
         os.path.join(obj, 'arch/x86/boot/bzImage'),
-        os.path.join(obj, 'initramfs.cpio'), SELFTEST_CMD, log,
-        append='kunit.enable=0', timeout=SELFTEST_TIMEOUT)
-    results = parse_ktap(text) + parse_module_run(text)
-    results.append({'name': 'selftest: guest ran to the end',
+        os.path.join(obj, 'initramfs.cpio'), cmd, log,
+        append=append, timeout=SELFTEST_TIMEOUT)
+    results = parse_ktap(text)
+    results.append({'name': f'{what}: guest ran to the end',
                     'status': 'PASS' if finished else 'FAIL',
-                    'detail': [] if finished else ['timed out or died: see selftests.log']})
-    results.append(log_result('selftest: guest log clean', log))
-    return results
+                    'detail': [] if finished else
+                    [f'timed out or died: see {os.path.basename(log)}']})
+    results.append(log_result(f'{what}: guest log clean', log))
+    return results, text
+
+
+def run_selftests(wq, cfg, out):
+    results, text = boot_selftests(wq, cfg, out, 'selftests', SELFTEST_CMD,
+                                   'kunit.enable=0')
+    return results + parse_module_run(text)
+
+
+def run_isolated(wq, cfg, out):
+    """The isolation selftest, booted with one CPU isolated (not on UP)."""
+    with open(os.path.join(guest.objdir(wq, cfg), '.config')) as f:
+        if 'CONFIG_NO_HZ_FULL=y\n' not in f.read():
+            return []
+    return boot_selftests(wq, cfg, out, 'isolated boot', ISOLATED_CMD,
+                          f'kunit.enable=0 {ISOLATED_APPEND}')[0]
 
 
 def has_kunit(wq, cfg):
@@ -198,6 +219,7 @@ def run(wq, cfg):
     out = out_dir(wq, cfg)
     results = run_kunit(wq, cfg, out) if has_kunit(wq, cfg) else []
     results += run_selftests(wq, cfg, out)
+    results += run_isolated(wq, cfg, out)
     with open(os.path.join(out, 'results.json'), 'w') as f:
         json.dump(results, f, indent=1)
     return 0

@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Boot-time CPU isolation as 6.12 sets it up. Needs a kernel booted with
+# "isolcpus=domain,N nohz_full=N" for one CPU N (the harness's isolation
+# boot); skips otherwise.
+
+. "$(dirname "$0")/wq_lib.sh"
+
+WQ_PARAMS=/sys/module/workqueue/parameters
+
+# mask_of FILE: a sysfs cpumask file as a number (up to 64 CPUs).
+mask_of() {
+	echo $((0x$(tr -d ',\n' < "$1")))
+}
+
+# reads FILE EXPECT: FILE reads EXPECT.
+reads() {
+	local got
+
+	got=$(cat "$1")
+	[ "$got" = "$2" ] && return 0
+	ktap_print_msg "$1 reads '$got', wanted '$2'"
+	return 1
+}
+
+# has_cpu FILE: the cpumask in FILE holds the isolated CPU.
+has_cpu() {
+	[ $(($(mask_of "$1") & bit)) != 0 ]
+}
+
+# lacks_cpu FILE: the cpumask in FILE is not empty and lacks the isolated CPU.
+lacks_cpu() {
+	local m
+
+	m=$(mask_of "$1")
+	[ "$m" != 0 ] && [ $((m & bit)) = 0 ] && return 0
+	ktap_print_msg "$1 reads $(cat "$1")"
+	return 1
+}
+
+# unbound_workers_avoid_cpu: no unbound kworker may run on the isolated CPU.
+unbound_workers_avoid_cpu() {
+	local st name allowed bad=0
+
+	for st in /proc/[0-9]*/status; do
+		name=$(sed -n 's/^Name:\t//p' "$st" 2>/dev/null)
+		case $name in kworker/u*) ;; *) continue ;; esac
+		allowed=$(sed -n 's/^Cpus_allowed:\t//p' "$st" | tr -d ',')
+		[ -n "$allowed" ] || continue
+		if [ $((0x$allowed & bit)) != 0 ]; then
+			ktap_print_msg "$name may run on CPU $cpu ($allowed)"
+			bad=1
+		fi
+	done
+	return $bad
+}
+
+ktap_print_header
+cpu=$(sed -n 's/.*nohz_full=\([0-9]*\).*/\1/p' /proc/cmdline)
+if [ -z "$cpu" ] || ! grep -qE "isolcpus=domain,$cpu( |\$)" /proc/cmdline; then
+	ktap_skip_all "boot with isolcpus=domain,N nohz_full=N to run these"
+	exit "$KSFT_SKIP"
+fi
+bit=$((1 << cpu))
+
+ktap_set_plan 5
+check "nohz_full= turns power_efficient on" \
+	reads $WQ_PARAMS/power_efficient Y
+check "debug_force_rr_cpu is off without CONFIG_DEBUG_WQ_FORCE_RR_CPU" \
+	reads $WQ_PARAMS/debug_force_rr_cpu N
+check "cpumask_isolated starts with the isolcpus= CPU" \
+	has_cpu $WQ_SYSFS/cpumask_isolated
+check "the unbound cpumask leaves the isolated CPU out" \
+	lacks_cpu $WQ_SYSFS/cpumask
+check "unbound kworkers do not run on the isolated CPU" \
+	unbound_workers_avoid_cpu
+ktap_finished
