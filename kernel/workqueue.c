@@ -471,7 +471,7 @@ static void bh_pool_irq_work_fn(struct irq_work *iw)
 static void kick_bh_pool(struct worker_pool *pool)
 {
 	bool remote = IS_ENABLED(CONFIG_SMP) && pool->cpu != smp_processor_id() &&
-		      !(pool->flags & POOL_DISASSOCIATED);
+		      !(pool->flags & POOL_BH_CPU_DOWN);
 
 	/* another CPU's softirq is raised by an IPI (irq_work) to it */
 	if (remote)
@@ -2419,6 +2419,20 @@ static void wq_barrier_func(struct work_struct *work)
 	complete(&barr->done);
 }
 
+/**
+ * wq_barrier_task - the task waiting on a flush_work() barrier
+ * @work: an item
+ *
+ * Context: pool->lock (P) of the pool @work is queued on.
+ * Return: the flushing task if @work is a barrier, else %NULL.
+ */
+struct task_struct *wq_barrier_task(struct work_struct *work)
+{
+	if (!work_is_barrier(work))
+		return NULL;
+	return container_of(work, struct wq_barrier, work)->task;
+}
+
 /*
  * Queue @barr to run right after @target: first on @worker's scheduled
  * list if @target runs there, else right behind @target, linked to it so
@@ -3909,7 +3923,7 @@ int workqueue_offline_cpu(unsigned int cpu)
 	mutex_lock(&wq_pool_mutex);
 	for_each_bh_pool(pool, cpu) {
 		raw_spin_lock_irq(&pool->lock);
-		pool->flags |= POOL_DISASSOCIATED;
+		pool->flags |= POOL_BH_CPU_DOWN;
 		raw_spin_unlock_irq(&pool->lock);
 	}
 	wq_unbound_cpu_changed(cpu, false);
@@ -3931,7 +3945,7 @@ int workqueue_online_cpu(unsigned int cpu)
 	mutex_lock(&wq_pool_mutex);
 	for_each_bh_pool(pool, cpu) {
 		raw_spin_lock_irq(&pool->lock);
-		pool->flags &= ~POOL_DISASSOCIATED;
+		pool->flags &= ~POOL_BH_CPU_DOWN;
 		raw_spin_unlock_irq(&pool->lock);
 	}
 	mutex_lock(&wq_pool_attach_mutex);
@@ -4086,7 +4100,8 @@ static void __init init_cpu_pool(struct worker_pool *pool, int cpu, int highpri,
 	if (bh) {
 		struct worker *worker = &pool->bh_worker;
 
-		pool->flags |= POOL_BH;
+		/* a BH pool is never bound; its CPU is down until it is up */
+		pool->flags |= POOL_BH | POOL_BH_CPU_DOWN;
 		INIT_LIST_HEAD(&worker->entry);
 		INIT_LIST_HEAD(&worker->scheduled);
 		INIT_LIST_HEAD(&worker->node);
@@ -4224,7 +4239,7 @@ void __init workqueue_init(void)
 	mutex_unlock(&wq_pool_mutex);
 	for_each_online_cpu(cpu) {
 		for_each_bh_pool(pool, cpu)
-			pool->flags &= ~POOL_DISASSOCIATED;
+			pool->flags &= ~POOL_BH_CPU_DOWN;
 		for_each_std_pool(pool, cpu) {
 			pool->flags &= ~POOL_DISASSOCIATED;
 			wq_boot_check(!create_worker(pool), "initial worker");

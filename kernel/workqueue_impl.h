@@ -80,7 +80,9 @@ extern raw_spinlock_t wq_mayday_lock;
 enum pool_flags {
 	POOL_BH			= 1 << 0,	/* served from softirq (I) */
 	POOL_MANAGER_ACTIVE	= 1 << 1,	/* a worker is managing (P) */
-	POOL_DISASSOCIATED	= 1 << 2,	/* per-CPU pool, CPU is down (P) */
+	/* per-CPU pool whose CPU is down; BH pools (never bound) always (P) */
+	POOL_DISASSOCIATED	= 1 << 2,
+	POOL_BH_CPU_DOWN	= 1 << 4,	/* BH pool whose CPU is down (P) */
 };
 
 enum worker_flags {
@@ -400,6 +402,7 @@ struct worker *find_worker_executing_work(struct worker_pool *pool,
 					  struct work_struct *work);
 struct worker_pool *get_work_pool(struct work_struct *work);
 struct pool_workqueue *get_work_pwq(struct work_struct *work);
+struct task_struct *wq_barrier_task(struct work_struct *work);
 void wq_wake_all_rescuers(void);
 
 /* workqueue_unbound.c */

@@ -34,6 +34,7 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/kmsg_dump.h>
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/nodemask.h>
@@ -2490,6 +2491,254 @@ static void worker_names_show_set_worker_desc(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(buf, "+wqk-desc-42"), "%s", buf);
 }
 
+/*
+ * Dumps (SysRq-t, the watchdog, a failed freeze) are read by people and
+ * scripts: their text is ABI.  A case prints a marker, has the dump
+ * printed, and reads back the log lines after the marker, without their
+ * "[time]" prefix.
+ */
+#define WQK_LOG_LINES	512
+#define WQK_LOG_LEN	256
+#define WQK_NAME_LEN	24
+
+struct wqk_log {
+	char line[WQK_LOG_LINES][WQK_LOG_LEN];
+	int nr;
+};
+
+KUNIT_DEFINE_ACTION_WRAPPER(wqk_kvfree_action, kvfree, const void *);
+
+static void wqk_log_chomp(char *line, size_t len)
+{
+	char *text = line;
+
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		line[--len] = '\0';
+	if (line[0] == '[' && strstr(line, "] "))
+		text = strstr(line, "] ") + 2;
+	memmove(line, text, strlen(text) + 1);
+}
+
+/* Run @dump(@arg) and return the log lines it printed. */
+static struct wqk_log *wqk_log_of(struct kunit *test, void (*dump)(void *),
+				  void *arg)
+{
+	struct kmsg_dump_iter iter = { };
+	struct wqk_log *log = kvzalloc(sizeof(*log), GFP_KERNEL);
+	char marker[48], buf[WQK_LOG_LEN];
+	bool seen = false;
+	size_t len;
+
+	KUNIT_ASSERT_NOT_NULL(test, log);
+	wqk_defer(test, wqk_kvfree_action, log);
+	snprintf(marker, sizeof(marker), "wqk: dump %08x follows",
+		 get_random_u32());
+	pr_info("%s\n", marker);
+	dump(arg);
+	kmsg_dump_rewind(&iter);
+	while (log->nr < WQK_LOG_LINES &&
+	       kmsg_dump_get_line(&iter, false, buf, sizeof(buf), &len)) {
+		buf[min(len, sizeof(buf) - 1)] = '\0';
+		if (seen) {
+			wqk_log_chomp(buf, strlen(buf));
+			strscpy(log->line[log->nr++], buf, WQK_LOG_LEN);
+		}
+		seen |= !!strstr(buf, marker);
+	}
+	KUNIT_ASSERT_TRUE_MSG(test, seen, "marker not found in the log");
+	return log;
+}
+
+/* The first line that starts with @prefix, or "" (and a failure). */
+static const char *wqk_log_line(struct kunit *test, struct wqk_log *log,
+				const char *prefix)
+{
+	int i;
+
+	for (i = 0; i < log->nr; i++)
+		if (str_has_prefix(log->line[i], prefix))
+			return log->line[i];
+	KUNIT_FAIL(test, "no line starting with \"%s\" in %d lines",
+		   prefix, log->nr);
+	return "";
+}
+
+/* A per-CPU workqueue with max_active 1 whose name the case knows. */
+static struct workqueue_struct *wqk_named_wq(struct kunit *test, char *name)
+{
+	struct workqueue_struct *wq;
+
+	snprintf(name, WQK_NAME_LEN, "wqk_dump_%x", get_random_u32() & 0xffff);
+	wq = alloc_workqueue("%s", 0, 1, name);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	wqk_defer(test, wqk_destroy_wq_action, wq);
+	return wq;
+}
+
+static void wqk_show_one(void *wq)
+{
+	show_one_workqueue(wq);
+}
+
+static void wqk_show_all(void *unused)
+{
+	show_all_workqueues();
+}
+
+/* The pool ID from a "  pwq ID:" line, -1 if there is none. */
+static int wqk_pwq_line_pool(const char *line)
+{
+	int id;
+
+	return sscanf(line, " pwq %d:", &id) == 1 ? id : -1;
+}
+
+/*
+ * A running item with a flush_work() barrier behind it, and inactive
+ * items where runs of one function fold and a barrier breaks the run:
+ *   in-flight: PID:fn BAR(PID)
+ *   inactive: 2*fn BAR(PID), fn
+ */
+static void dump_lists_items_with_runs_and_barriers(struct kunit *test)
+{
+	char name[WQK_NAME_LEN];
+	struct workqueue_struct *wq = wqk_named_wq(test, name);
+	struct wqk_probe *a = wqk_gated_probe(test, NULL), *b[3];
+	struct wqk_waiter *fa, *fb;
+	int cpu = wqk_last_online_cpu(), i;
+	struct wqk_log *log;
+	const char *line;
+	char want[WQK_LOG_LEN];
+
+	queue_work_on(cpu, wq, &a->work);
+	WQK_WAIT(test, &a->started);
+	for (i = 0; i < ARRAY_SIZE(b); i++) {
+		b[i] = wqk_probe_new(test, NULL);
+		queue_work_on(cpu, wq, &b[i]->work);
+	}
+	fa = wqk_waiter_start(test, WQK_FLUSH_WORK, NULL, a);
+	fb = wqk_waiter_start(test, WQK_FLUSH_WORK, NULL, b[1]);
+
+	log = wqk_log_of(test, wqk_show_one, wq);
+	snprintf(want, sizeof(want), "workqueue %s: flags=0x", name);
+	wqk_log_line(test, log, want);
+	line = wqk_log_line(test, log, "  pwq ");
+	snprintf(want, sizeof(want), " cpus=%d ", cpu);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(line, want), "%s", line);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(line, " nice=0 active=1 refcnt="),
+				  "%s", line);
+	snprintf(want, sizeof(want), "    in-flight: %d:wqk_probe_fn BAR(%d)",
+		 task_pid_nr(a->task), task_pid_nr(fa->th->task));
+	KUNIT_EXPECT_STREQ(test, wqk_log_line(test, log, "    in-flight:"), want);
+	snprintf(want, sizeof(want),
+		 "    inactive: 2*wqk_probe_fn BAR(%d), wqk_probe_fn",
+		 task_pid_nr(fb->th->task));
+	KUNIT_EXPECT_STREQ(test, wqk_log_line(test, log, "    inactive:"), want);
+
+	wqk_open(a);
+	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&fa->th->done,
+							  WQK_TIMEOUT), 0UL);
+	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&fb->th->done,
+							  WQK_TIMEOUT), 0UL);
+}
+
+/*
+ * The pool of a busy CPU: "hung=0s" while nothing waits for a worker,
+ * then the idle workers as " idle: PID PID".
+ */
+static void dump_shows_busy_pool_with_idle_workers(struct kunit *test)
+{
+	char name[WQK_NAME_LEN];
+	struct workqueue_struct *wq = wqk_named_wq(test, name);
+	struct wqk_probe *a = wqk_gated_probe(test, NULL);
+	int cpu = wqk_last_online_cpu(), pool;
+	struct wqk_log *log;
+	const char *line, *rest;
+	char want[32];
+
+	queue_work_on(cpu, wq, &a->work);
+	WQK_WAIT(test, &a->started);
+	log = wqk_log_of(test, wqk_show_all, NULL);
+	wqk_open(a);
+
+	snprintf(want, sizeof(want), "workqueue %s:", name);
+	wqk_log_line(test, log, want);
+	pool = wqk_pwq_line_pool(wqk_log_line(test, log, "  pwq "));
+	KUNIT_ASSERT_GE(test, pool, 0);
+	snprintf(want, sizeof(want), "pool %d:", pool);
+	line = wqk_log_line(test, log, want);
+	rest = strstr(line, " hung=");
+	KUNIT_ASSERT_NOT_NULL_MSG(test, rest, "%s", line);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(rest, " hung=0s workers="),
+			      "%s", line);
+	KUNIT_EXPECT_NULL_MSG(test, strstr(line, "idle workers"), "%s", line);
+	rest = strstr(line, " idle: ");
+	if (rest)	/* then only PIDs */
+		KUNIT_EXPECT_EQ_MSG(test, strspn(rest + 7, "0123456789 "),
+				    strlen(rest + 7), "%s", line);
+}
+
+struct wqk_bh_dump {
+	struct workqueue_struct *wq;
+	struct wqk_probe *p[3];
+	int cpu;
+};
+
+/* With softirqs off here, the items wait on this CPU's pool. */
+static void wqk_show_waiting_bh(void *arg)
+{
+	struct wqk_bh_dump *d = arg;
+	int i;
+
+	local_bh_disable();
+	d->cpu = smp_processor_id();
+	for (i = 0; i < ARRAY_SIZE(d->p); i++)
+		queue_work_on(d->cpu, d->wq, &d->p[i]->work);
+	show_one_workqueue(d->wq);
+	local_bh_enable();
+}
+
+/*
+ * Items waiting on a BH pool: the pool shows as "bh" or "bh-hi" instead
+ * of a nice level, and three items of one function as "3*fn".
+ */
+static void dump_names_bh_pools(struct kunit *test)
+{
+	const bool *highpri = test->param_value;
+	struct wqk_bh_dump *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct wqk_log *log;
+	const char *line;
+	char want[32];
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	d->wq = wqk_wq_new(test, WQ_BH | (*highpri ? WQ_HIGHPRI : 0), 0);
+	for (i = 0; i < ARRAY_SIZE(d->p); i++)
+		d->p[i] = wqk_bh_probe_new(test, NULL);
+	log = wqk_log_of(test, wqk_show_waiting_bh, d);
+	flush_workqueue(d->wq);
+
+	line = wqk_log_line(test, log, "  pwq ");
+	snprintf(want, sizeof(want), " cpus=%d ", d->cpu);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(line, want), "%s", line);
+	/* POOL_BH | POOL_DISASSOCIATED: BH pools are never bound to a CPU */
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(line, " flags=0x5 "), "%s", line);
+	snprintf(want, sizeof(want), " %s active=3 ", *highpri ? "bh-hi" : "bh");
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(line, want), "%s", line);
+	KUNIT_EXPECT_NULL_MSG(test, strstr(line, "nice="), "%s", line);
+	KUNIT_EXPECT_STREQ(test, wqk_log_line(test, log, "    pending:"),
+			   "    pending: 3*wqk_probe_fn");
+}
+
+static const bool wqk_bools[] = { false, true };
+
+static void wqk_highpri_desc(const bool *highpri, char *desc)
+{
+	strscpy(desc, *highpri ? "highpri" : "normal", KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(wqk_highpri, wqk_bools, wqk_highpri_desc);
+
 static struct kunit_case wqk_introspect_cases[] = {
 	KUNIT_CASE(work_busy_reports_pending_and_running),
 	KUNIT_CASE(workqueue_congested_reports_waiting_items),
@@ -2499,6 +2748,9 @@ static struct kunit_case wqk_introspect_cases[] = {
 	KUNIT_CASE(execute_in_process_context_runs_directly),
 	KUNIT_CASE(execute_in_process_context_defers_from_softirq),
 	KUNIT_CASE_PARAM(worker_names_show_set_worker_desc, wqk_kind_gen_params),
+	KUNIT_CASE(dump_lists_items_with_runs_and_barriers),
+	KUNIT_CASE(dump_shows_busy_pool_with_idle_workers),
+	KUNIT_CASE_PARAM(dump_names_bh_pools, wqk_highpri_gen_params),
 	{}
 };
 

@@ -20,7 +20,6 @@
 #include <linux/panic.h>
 #include <linux/printk.h>
 #include <linux/sched/debug.h>
-#include <linux/seq_buf.h>
 #include <linux/uaccess.h>
 
 #include "workqueue_impl.h"
@@ -150,76 +149,155 @@ void print_worker_info(const char *log_lvl, struct task_struct *task)
 /* 2. state dumps                                                      */
 /* ------------------------------------------------------------------ */
 
-/* Lines of a dump are built in a buffer and printed whole. */
-#define WQ_DUMP_LINE	256
+/*
+ * Dumps keep 6.12's text, which people and scripts read: a line starts
+ * with pr_info() and grows with pr_cont(), so it has no length limit.  In
+ * item lists a run of items with the same function folds into "N*fn", a
+ * flush_work() barrier shows as "BAR(pid)" of the task waiting on it, and
+ * items are separated by commas except where an item is followed by the
+ * barriers linked to it.  BH pools show as "bh" or "bh-hi" instead of a
+ * nice level, and their worker, which has no task, by the same name.
+ */
 
-static void seq_pool_info(struct seq_buf *line, struct worker_pool *pool)
+static const char *bh_pool_name(struct worker_pool *pool)
 {
-	seq_buf_printf(line, " cpus=%*pbl", cpumask_pr_args(pool->attrs->cpumask));
-	if (pool->node != NUMA_NO_NODE)
-		seq_buf_printf(line, " node=%d", pool->node);
-	seq_buf_printf(line, " flags=0x%x nice=%d", pool->flags, pool->attrs->nice);
+	return pool->attrs->nice == HIGHPRI_NICE_LEVEL ? "bh-hi" : "bh";
 }
 
-/* The functions of the items on @head that belong to @pwq (all if NULL). */
-static void seq_works(struct seq_buf *line, struct list_head *head,
-		      struct pool_workqueue *pwq)
+static void pr_cont_pool(struct worker_pool *pool)
 {
+	pr_cont(" cpus=%*pbl", cpumask_pr_args(pool->attrs->cpumask));
+	if (pool->node != NUMA_NO_NODE)
+		pr_cont(" node=%d", pool->node);
+	pr_cont(" flags=0x%x", pool->flags);
+	if (pool->flags & POOL_BH)
+		pr_cont(" %s", bh_pool_name(pool));
+	else
+		pr_cont(" nice=%d", pool->attrs->nice);
+}
+
+static void pr_cont_worker(struct worker *worker)
+{
+	if (worker->pool && (worker->pool->flags & POOL_BH))
+		pr_cont("%s", bh_pool_name(worker->pool));
+	else
+		pr_cont("%d%s", worker->task ? task_pid_nr(worker->task) : -1,
+			worker->rescue_wq ? "(RESCUER)" : "");
+}
+
+/* A run of consecutive items with one function, not printed yet. */
+struct dump_run {
+	work_func_t	func;
+	long		len;
+	bool		comma;	/* the run's first item follows a comma */
+};
+
+static void dump_run_end(struct dump_run *run)
+{
+	const char *sep = run->comma ? "," : "";
+
+	if (run->len > 1)
+		pr_cont("%s %ld*%ps", sep, run->len, run->func);
+	else if (run->len == 1)
+		pr_cont("%s %ps", sep, run->func);
+	run->len = 0;
+}
+
+/* Add @work, after a comma if @comma, to the items being printed. */
+static void dump_work(struct dump_run *run, struct work_struct *work,
+		      bool comma)
+{
+	struct task_struct *flusher = wq_barrier_task(work);
+
+	if (!flusher && comma && run->len && run->func == work->func) {
+		run->len++;
+		return;
+	}
+	dump_run_end(run);
+	if (flusher) {
+		pr_cont("%s BAR(%d)", comma ? "," : "", task_pid_nr(flusher));
+		return;
+	}
+	*run = (struct dump_run){ .func = work->func, .len = 1, .comma = comma };
+}
+
+/* Print the items of @head that belong to @pwq (all if %NULL). */
+static void dump_works(struct list_head *head, struct pool_workqueue *pwq)
+{
+	struct dump_run run = { };
 	struct work_struct *work;
-	const char *sep = "";
+	bool comma = false;
 
 	list_for_each_entry(work, head, entry) {
 		if (pwq && get_work_pwq(work) != pwq)
 			continue;
-		seq_buf_printf(line, "%s%ps", sep, work->func);
-		sep = ", ";
+		dump_work(&run, work, comma);
+		comma = !(atomic_long_read(&work->data) & WORK_STRUCT_LINKED);
 	}
+	dump_run_end(&run);
 }
 
-static bool pwq_has_work_locked(struct pool_workqueue *pwq)
+/* Print the workers running @pwq's items and what each runs next. */
+static void dump_in_flight(struct pool_workqueue *pwq)
+{
+	struct worker *worker;
+	struct work_struct *work;
+	const char *sep = "";
+	int bkt;
+
+	hash_for_each(pwq->pool->busy_hash, bkt, worker, hentry) {
+		struct dump_run run = { };
+
+		if (worker->current_pwq != pwq)
+			continue;
+		if (!*sep)
+			pr_info("    in-flight:");
+		pr_cont(" %s", sep);
+		pr_cont_worker(worker);
+		pr_cont(":%ps", worker->current_func);
+		list_for_each_entry(work, &worker->scheduled, entry)
+			dump_work(&run, work, false);
+		dump_run_end(&run);
+		sep = ",";
+	}
+	if (*sep)
+		pr_cont("\n");
+}
+
+static bool pwq_has_pending_locked(struct pool_workqueue *pwq)
 {
 	struct work_struct *work;
 
-	if (pwq->nr_active || !list_empty(&pwq->inactive_works))
-		return true;
 	list_for_each_entry(work, &pwq->pool->worklist, entry)
 		if (get_work_pwq(work) == pwq)
 			return true;
 	return false;
 }
 
+static bool pwq_has_work_locked(struct pool_workqueue *pwq)
+{
+	return pwq->nr_active || !list_empty(&pwq->inactive_works) ||
+	       pwq_has_pending_locked(pwq);
+}
+
 static void show_pwq_locked(struct pool_workqueue *pwq)
 {
 	struct worker_pool *pool = pwq->pool;
-	char buf[WQ_DUMP_LINE];
-	struct seq_buf line;
-	struct worker *worker;
-	int bkt;
 
-	seq_buf_init(&line, buf, sizeof(buf));
-	seq_buf_printf(&line, "  pwq %d:", pool->id);
-	seq_pool_info(&line, pool);
-	seq_buf_printf(&line, " active=%d refcnt=%d%s", pwq->nr_active, pwq->refcnt,
-		       !list_empty(&pwq->mayday_node) ? " MAYDAY" : "");
-	pr_info("%s\n", seq_buf_str(&line));
-
-	seq_buf_init(&line, buf, sizeof(buf));
-	hash_for_each(pool->busy_hash, bkt, worker, hentry)
-		if (worker->current_pwq == pwq)
-			seq_buf_printf(&line, " %d:%ps",
-				       worker->task ? task_pid_nr(worker->task) : -1,
-				       worker->current_func);
-	if (seq_buf_used(&line))
-		pr_info("    in-flight:%s\n", seq_buf_str(&line));
-
-	seq_buf_init(&line, buf, sizeof(buf));
-	seq_works(&line, &pool->worklist, pwq);
-	if (seq_buf_used(&line))
-		pr_info("    pending: %s\n", seq_buf_str(&line));
+	pr_info("  pwq %d:", pool->id);
+	pr_cont_pool(pool);
+	pr_cont(" active=%d refcnt=%d%s\n", pwq->nr_active, pwq->refcnt,
+		!list_empty(&pwq->mayday_node) ? " MAYDAY" : "");
+	dump_in_flight(pwq);
+	if (pwq_has_pending_locked(pwq)) {
+		pr_info("    pending:");
+		dump_works(&pool->worklist, pwq);
+		pr_cont("\n");
+	}
 	if (!list_empty(&pwq->inactive_works)) {
-		seq_buf_init(&line, buf, sizeof(buf));
-		seq_works(&line, &pwq->inactive_works, NULL);
-		pr_info("    inactive: %s\n", seq_buf_str(&line));
+		pr_info("    inactive:");
+		dump_works(&pwq->inactive_works, NULL);
+		pr_cont("\n");
 	}
 }
 
@@ -261,31 +339,37 @@ out:
 	rcu_read_unlock();
 }
 
+/*
+ * A pool with busy workers or waiting items: "hung" is how long the first
+ * pending item has waited (0s with none), then the idle workers.  6.12
+ * leaves out a pool whose workers are all idle even with items waiting,
+ * the very state of a pool nobody woke: such a pool is shown here.
+ */
 static void show_one_worker_pool(struct worker_pool *pool)
 {
-	char buf[WQ_DUMP_LINE];
-	struct seq_buf line;
+	unsigned long flags, hung = 0;
 	struct worker *worker;
-	unsigned long flags;
+	const char *sep = "idle: ";
 
 	raw_spin_lock_irqsave(&pool->lock, flags);
-	printk_deferred_enter();
 	if (pool->nr_workers == pool->nr_idle && list_empty(&pool->worklist))
 		goto out;
-	seq_buf_init(&line, buf, sizeof(buf));
-	seq_buf_printf(&line, "pool %d:", pool->id);
-	seq_pool_info(&line, pool);
-	seq_buf_printf(&line, " hung=%us workers=%d idle=%d running=%d",
-		       jiffies_to_msecs(jiffies - pool->watchdog_ts) / 1000,
-		       pool->nr_workers, pool->nr_idle, pool->nr_running);
+	if (!list_empty(&pool->worklist))
+		hung = jiffies_to_msecs(jiffies - pool->watchdog_ts) / 1000;
+	printk_deferred_enter();
+	pr_info("pool %d:", pool->id);
+	pr_cont_pool(pool);
+	pr_cont(" hung=%lus workers=%d", hung, pool->nr_workers);
 	if (pool->manager)
-		seq_buf_printf(&line, " manager: %d", task_pid_nr(pool->manager->task));
-	seq_buf_puts(&line, " idle workers:");
-	list_for_each_entry(worker, &pool->idle_list, entry)
-		seq_buf_printf(&line, " %d", task_pid_nr(worker->task));
-	pr_info("%s\n", seq_buf_str(&line));
-out:
+		pr_cont(" manager: %d", task_pid_nr(pool->manager->task));
+	list_for_each_entry(worker, &pool->idle_list, entry) {
+		pr_cont(" %s", sep);
+		pr_cont_worker(worker);
+		sep = "";
+	}
+	pr_cont("\n");
 	printk_deferred_exit();
+out:
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 }
 
@@ -393,13 +477,10 @@ static unsigned long pool_excused_since(struct worker_pool *pool)
 static void report_stall(struct worker_pool *pool)
 {
 	unsigned long ts = READ_ONCE(pool->watchdog_ts);
-	char buf[WQ_DUMP_LINE];
-	struct seq_buf line;
 
-	seq_buf_init(&line, buf, sizeof(buf));
-	seq_pool_info(&line, pool);
-	pr_emerg("BUG: workqueue lockup - pool%s stuck for %us!\n",
-		 seq_buf_str(&line), jiffies_to_msecs(jiffies - ts) / 1000);
+	pr_emerg("BUG: workqueue lockup - pool");
+	pr_cont_pool(pool);
+	pr_cont(" stuck for %us!\n", jiffies_to_msecs(jiffies - ts) / 1000);
 }
 
 /*
