@@ -3046,8 +3046,50 @@ static void unbound_workers_are_confined_again_when_their_cpu_returns(struct kun
 	KUNIT_EXPECT_EQ(test, p->nr_allowed, 1);
 }
 
+/* The unbound pool that ran @p, from its worker's name "kworker/uID:N". */
+static int wqk_unbound_pool_of(struct wqk_probe *p)
+{
+	char comm[TASK_COMM_LEN];
+	int id;
+
+	get_task_comm(comm, p->task);
+	return sscanf(comm, "kworker/u%d:", &id) == 1 ? id : -1;
+}
+
+/*
+ * Pods are made of possible CPUs: a CPU of a pod going down and up again
+ * leaves the pod's pool in place (as wq_dump.py shows on 6.12), only a
+ * pod left without any online CPU falls back to the default pwq.
+ */
+static void unbound_pool_outlives_hotplug_of_one_of_its_cpus(struct kunit *test)
+{
+	int cpu = wqk_hotplug_victim(test), other, pool;
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 0);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+
+	for_each_online_cpu(other)
+		if (other != cpu && cpu_to_node(other) == cpu_to_node(cpu))
+			break;
+	if (other >= nr_cpu_ids || nr_node_ids < 2)
+		kunit_skip(test, "needs two NUMA nodes, CPU %d's with another CPU",
+			   cpu);
+	attrs->affn_scope = WQ_AFFN_NUMA;
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	pool = wqk_unbound_pool_of(wqk_run_one(test, wq, other));
+	KUNIT_ASSERT_GE(test, pool, 0);
+	wqk_take_cpu_down(test, cpu);
+	KUNIT_EXPECT_EQ(test, wqk_unbound_pool_of(wqk_run_one(test, wq, other)),
+			pool);
+	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+	KUNIT_EXPECT_EQ(test, wqk_unbound_pool_of(wqk_run_one(test, wq, other)),
+			pool);
+	KUNIT_EXPECT_EQ(test, wqk_unbound_pool_of(wqk_run_one(test, wq, cpu)),
+			pool);
+}
+
 static struct kunit_case wqk_hotplug_cases[] = {
 	KUNIT_CASE(unbound_workers_are_confined_again_when_their_cpu_returns),
+	KUNIT_CASE(unbound_pool_outlives_hotplug_of_one_of_its_cpus),
 	KUNIT_CASE(items_on_a_cpu_going_offline_run_exactly_once),
 	KUNIT_CASE(percpu_pool_serves_its_cpu_again_after_online),
 	KUNIT_CASE(unbound_workqueues_follow_cpus_going_down_and_up),

@@ -42,9 +42,10 @@ cpumask_var_t wq_unbound_cpumask;		/* L: where unbound items may run */
 cpumask_var_t wq_requested_unbound_cpumask;	/* L: what was asked for */
 cpumask_var_t wq_isolated_cpumask;		/* L: excluded by cpusets */
 /*
- * L: the online CPUs as the hotplug callbacks left them.  Pods are built
- * from it, not from cpu_online_mask, so that building them needs only L:
- * a CPU going down is already out of it while its teardown still runs.
+ * L: the online CPUs as the hotplug callbacks left them.  Whether a pod has
+ * an online CPU is read from it, not from cpu_online_mask, so that pwq
+ * tables need only L: a CPU going down is already out of it while its
+ * teardown still runs.
  */
 cpumask_var_t wq_online_cpumask;
 static struct cpumask wq_cmdline_cpumask __initdata;
@@ -246,9 +247,11 @@ static void __init wq_init_pod_types(void)
 }
 
 /*
- * The CPUs an unbound pwq for @cpu's pod should use under @attrs: the pod
- * within the cpumask and, once the topology is known, without offline
- * CPUs.  Empty means: use the default pwq.  Context: L.
+ * The CPUs an unbound pwq for @cpu's pod should use under @attrs: the
+ * pod's possible CPUs within the cpumask, so that a pod's pool stays the
+ * same while its CPUs come and go.  Once the topology is known, a pod
+ * without an online CPU in it is empty, which means: use the default pwq.
+ * Context: L.
  */
 static void calc_pod_cpumask(struct workqueue_attrs *attrs, int cpu)
 {
@@ -257,9 +260,9 @@ static void calc_pod_cpumask(struct workqueue_attrs *attrs, int cpu)
 
 	wq_assert_L();
 	cpumask_and(attrs->__pod_cpumask, pt->pod_cpus[pod], attrs->cpumask);
-	if (wq_topo_initialized)
-		cpumask_and(attrs->__pod_cpumask, attrs->__pod_cpumask,
-			    wq_online_cpumask);
+	if (wq_topo_initialized &&
+	    !cpumask_intersects(attrs->__pod_cpumask, wq_online_cpumask))
+		cpumask_clear(attrs->__pod_cpumask);
 }
 
 /* ------------------------------------------------------------------ */
