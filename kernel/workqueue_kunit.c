@@ -2497,12 +2497,13 @@ static void worker_names_show_set_worker_desc(struct kunit *test)
  * printed, and reads back the log lines after the marker, without their
  * "[time]" prefix.
  */
-#define WQK_LOG_LINES	512
-#define WQK_LOG_LEN	256
+#define WQK_LOG_LINES	256
+#define WQK_LOG_LEN	2048	/* a whole printk message */
 #define WQK_NAME_LEN	24
 
 struct wqk_log {
 	char line[WQK_LOG_LINES][WQK_LOG_LEN];
+	char next[WQK_LOG_LEN];
 	int nr;
 };
 
@@ -2525,20 +2526,21 @@ static struct wqk_log *wqk_log_of(struct kunit *test, void (*dump)(void *),
 {
 	struct kmsg_dump_iter iter = { };
 	struct wqk_log *log = kvzalloc(sizeof(*log), GFP_KERNEL);
-	char marker[48], buf[WQK_LOG_LEN];
+	char marker[48], *buf;
 	bool seen = false;
 	size_t len;
 
 	KUNIT_ASSERT_NOT_NULL(test, log);
 	wqk_defer(test, wqk_kvfree_action, log);
+	buf = log->next;
 	snprintf(marker, sizeof(marker), "wqk: dump %08x follows",
 		 get_random_u32());
 	pr_info("%s\n", marker);
 	dump(arg);
 	kmsg_dump_rewind(&iter);
 	while (log->nr < WQK_LOG_LINES &&
-	       kmsg_dump_get_line(&iter, false, buf, sizeof(buf), &len)) {
-		buf[min(len, sizeof(buf) - 1)] = '\0';
+	       kmsg_dump_get_line(&iter, false, buf, WQK_LOG_LEN, &len)) {
+		buf[min(len, WQK_LOG_LEN - 1)] = '\0';
 		if (seen) {
 			wqk_log_chomp(buf, strlen(buf));
 			strscpy(log->line[log->nr++], buf, WQK_LOG_LEN);
@@ -2608,7 +2610,7 @@ static void dump_lists_items_with_runs_and_barriers(struct kunit *test)
 	int cpu = wqk_last_online_cpu(), i;
 	struct wqk_log *log;
 	const char *line;
-	char want[WQK_LOG_LEN];
+	char want[128];
 
 	queue_work_on(cpu, wq, &a->work);
 	WQK_WAIT(test, &a->started);
@@ -2676,6 +2678,50 @@ static void dump_shows_busy_pool_with_idle_workers(struct kunit *test)
 	if (rest)	/* then only PIDs */
 		KUNIT_EXPECT_EQ_MSG(test, strspn(rest + 7, "0123456789 "),
 				    strlen(rest + 7), "%s", line);
+}
+
+static void wqk_nop_a(struct work_struct *work) { }
+static void wqk_nop_b(struct work_struct *work) { }
+
+/*
+ * 200 waiting items of two alternating functions make an "inactive:"
+ * line of some 3000 characters, more than a printk record holds: it goes
+ * on in further lines, and not one item is lost.
+ */
+static void dump_lines_have_no_length_limit(struct kunit *test)
+{
+	enum { NR = 200 };
+	/* before the workqueue: freed after its destruction drains them */
+	struct work_struct *w = kunit_kcalloc(test, NR, sizeof(*w), GFP_KERNEL);
+	char name[WQK_NAME_LEN];
+	struct workqueue_struct *wq = wqk_named_wq(test, name);
+	struct wqk_probe *a = wqk_gated_probe(test, NULL);
+	int cpu = wqk_last_online_cpu(), i, seen = 0;
+	struct wqk_log *log;
+	bool inactive = false;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	queue_work_on(cpu, wq, &a->work);
+	WQK_WAIT(test, &a->started);
+	for (i = 0; i < NR; i++) {
+		INIT_WORK(&w[i], i % 2 ? wqk_nop_b : wqk_nop_a);
+		queue_work_on(cpu, wq, &w[i]);
+	}
+	log = wqk_log_of(test, wqk_show_one, wq);
+	wqk_open(a);
+	flush_workqueue(wq);
+
+	for (i = 0; i < log->nr; i++) {
+		const char *p = log->line[i];
+
+		inactive |= str_has_prefix(p, "    inactive:");
+		while (inactive && (p = strstr(p, "wqk_nop_"))) {
+			seen++;
+			p++;
+		}
+	}
+	KUNIT_EXPECT_TRUE(test, inactive);
+	KUNIT_EXPECT_EQ(test, seen, NR);
 }
 
 struct wqk_bh_dump {
@@ -2750,6 +2796,7 @@ static struct kunit_case wqk_introspect_cases[] = {
 	KUNIT_CASE_PARAM(worker_names_show_set_worker_desc, wqk_kind_gen_params),
 	KUNIT_CASE(dump_lists_items_with_runs_and_barriers),
 	KUNIT_CASE(dump_shows_busy_pool_with_idle_workers),
+	KUNIT_CASE(dump_lines_have_no_length_limit),
 	KUNIT_CASE_PARAM(dump_names_bh_pools, wqk_highpri_gen_params),
 	{}
 };

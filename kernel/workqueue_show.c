@@ -150,39 +150,100 @@ void print_worker_info(const char *log_lvl, struct task_struct *task)
 /* ------------------------------------------------------------------ */
 
 /*
- * Dumps keep 6.12's text, which people and scripts read: a line starts
- * with pr_info() and grows with pr_cont(), so it has no length limit.  In
- * item lists a run of items with the same function folds into "N*fn", a
- * flush_work() barrier shows as "BAR(pid)" of the task waiting on it, and
- * items are separated by commas except where an item is followed by the
- * barriers linked to it.  BH pools show as "bh" or "bh-hi" instead of a
- * nice level, and their worker, which has no task, by the same name.
+ * Dumps keep 6.12's text, which people and scripts read.  In item lists a
+ * run of items with the same function folds into "N*fn", a flush_work()
+ * barrier shows as "BAR(pid)" of the task waiting on it, and items are
+ * separated by commas except where an item is followed by the barriers
+ * linked to it.  BH pools show as "bh" or "bh-hi" instead of a nice level,
+ * and their worker, which has no task, by the same name.
+ *
+ * A line is built in one buffer and printed whole, so that other CPUs'
+ * messages cannot cut into it.  The buffer is as long as a printk record;
+ * a line that outgrows it goes on in a new line, as a record would, and
+ * nothing is lost.  There is one buffer: dump_lock serialises its users
+ * and nests inside pool locks.
  */
+#define WQ_DUMP_LINE	992	/* printk's LOG_LINE_MAX */
+
+static DEFINE_RAW_SPINLOCK(dump_lock);
+static struct {
+	bool		emerg;	/* KERN_EMERG, else KERN_INFO */
+	int		len;
+	char		buf[WQ_DUMP_LINE];
+} dump_line;
+
+static void dump_flush(void)
+{
+	lockdep_assert_held(&dump_lock);
+	if (dump_line.len)
+		if (dump_line.emerg)
+			pr_emerg("%s\n", dump_line.buf);
+		else
+			pr_info("%s\n", dump_line.buf);
+	dump_line.len = 0;
+	dump_line.buf[0] = '\0';
+}
+
+/* Append to the line being built; a piece that does not fit starts a new one. */
+static __printf(1, 2) void dump_add(const char *fmt, ...)
+{
+	int room = WQ_DUMP_LINE - dump_line.len, n;
+	va_list args;
+
+	lockdep_assert_held(&dump_lock);
+	va_start(args, fmt);
+	n = vsnprintf(dump_line.buf + dump_line.len, room, fmt, args);
+	va_end(args);
+	if (n < room) {
+		dump_line.len += n;
+		return;
+	}
+	dump_line.buf[dump_line.len] = '\0';
+	dump_flush();
+	va_start(args, fmt);
+	n = vsnprintf(dump_line.buf, WQ_DUMP_LINE, fmt, args);
+	va_end(args);
+	dump_line.len = min(n, WQ_DUMP_LINE - 1);
+}
+
+/* Start a line, at KERN_EMERG if @emerg; dump_end() prints it.  IRQs off. */
+static void dump_begin(bool emerg)
+{
+	raw_spin_lock(&dump_lock);
+	dump_line.emerg = emerg;
+	dump_line.len = 0;
+}
+
+static void dump_end(void)
+{
+	dump_flush();
+	raw_spin_unlock(&dump_lock);
+}
 
 static const char *bh_pool_name(struct worker_pool *pool)
 {
 	return pool->attrs->nice == HIGHPRI_NICE_LEVEL ? "bh-hi" : "bh";
 }
 
-static void pr_cont_pool(struct worker_pool *pool)
+static void dump_pool(struct worker_pool *pool)
 {
-	pr_cont(" cpus=%*pbl", cpumask_pr_args(pool->attrs->cpumask));
+	dump_add(" cpus=%*pbl", cpumask_pr_args(pool->attrs->cpumask));
 	if (pool->node != NUMA_NO_NODE)
-		pr_cont(" node=%d", pool->node);
-	pr_cont(" flags=0x%x", pool->flags);
+		dump_add(" node=%d", pool->node);
+	dump_add(" flags=0x%x", pool->flags);
 	if (pool->flags & POOL_BH)
-		pr_cont(" %s", bh_pool_name(pool));
+		dump_add(" %s", bh_pool_name(pool));
 	else
-		pr_cont(" nice=%d", pool->attrs->nice);
+		dump_add(" nice=%d", pool->attrs->nice);
 }
 
-static void pr_cont_worker(struct worker *worker)
+static void dump_worker(struct worker *worker)
 {
 	if (worker->pool && (worker->pool->flags & POOL_BH))
-		pr_cont("%s", bh_pool_name(worker->pool));
+		dump_add("%s", bh_pool_name(worker->pool));
 	else
-		pr_cont("%d%s", worker->task ? task_pid_nr(worker->task) : -1,
-			worker->rescue_wq ? "(RESCUER)" : "");
+		dump_add("%d%s", worker->task ? task_pid_nr(worker->task) : -1,
+			 worker->rescue_wq ? "(RESCUER)" : "");
 }
 
 /* A run of consecutive items with one function, not printed yet. */
@@ -197,9 +258,9 @@ static void dump_run_end(struct dump_run *run)
 	const char *sep = run->comma ? "," : "";
 
 	if (run->len > 1)
-		pr_cont("%s %ld*%ps", sep, run->len, run->func);
+		dump_add("%s %ld*%ps", sep, run->len, run->func);
 	else if (run->len == 1)
-		pr_cont("%s %ps", sep, run->func);
+		dump_add("%s %ps", sep, run->func);
 	run->len = 0;
 }
 
@@ -215,19 +276,22 @@ static void dump_work(struct dump_run *run, struct work_struct *work,
 	}
 	dump_run_end(run);
 	if (flusher) {
-		pr_cont("%s BAR(%d)", comma ? "," : "", task_pid_nr(flusher));
+		dump_add("%s BAR(%d)", comma ? "," : "", task_pid_nr(flusher));
 		return;
 	}
 	*run = (struct dump_run){ .func = work->func, .len = 1, .comma = comma };
 }
 
-/* Print the items of @head that belong to @pwq (all if %NULL). */
-static void dump_works(struct list_head *head, struct pool_workqueue *pwq)
+/* A line @title with the items of @head that belong to @pwq (all if %NULL). */
+static void dump_works(const char *title, struct list_head *head,
+		       struct pool_workqueue *pwq)
 {
 	struct dump_run run = { };
 	struct work_struct *work;
 	bool comma = false;
 
+	dump_begin(false);
+	dump_add("%s", title);
 	list_for_each_entry(work, head, entry) {
 		if (pwq && get_work_pwq(work) != pwq)
 			continue;
@@ -235,9 +299,21 @@ static void dump_works(struct list_head *head, struct pool_workqueue *pwq)
 		comma = !(atomic_long_read(&work->data) & WORK_STRUCT_LINKED);
 	}
 	dump_run_end(&run);
+	dump_end();
 }
 
-/* Print the workers running @pwq's items and what each runs next. */
+static bool pwq_has_in_flight_locked(struct pool_workqueue *pwq)
+{
+	struct worker *worker;
+	int bkt;
+
+	hash_for_each(pwq->pool->busy_hash, bkt, worker, hentry)
+		if (worker->current_pwq == pwq)
+			return true;
+	return false;
+}
+
+/* The workers running @pwq's items, each with what it runs next. */
 static void dump_in_flight(struct pool_workqueue *pwq)
 {
 	struct worker *worker;
@@ -245,23 +321,22 @@ static void dump_in_flight(struct pool_workqueue *pwq)
 	const char *sep = "";
 	int bkt;
 
+	dump_begin(false);
+	dump_add("    in-flight:");
 	hash_for_each(pwq->pool->busy_hash, bkt, worker, hentry) {
 		struct dump_run run = { };
 
 		if (worker->current_pwq != pwq)
 			continue;
-		if (!*sep)
-			pr_info("    in-flight:");
-		pr_cont(" %s", sep);
-		pr_cont_worker(worker);
-		pr_cont(":%ps", worker->current_func);
+		dump_add(" %s", sep);
+		dump_worker(worker);
+		dump_add(":%ps", worker->current_func);
 		list_for_each_entry(work, &worker->scheduled, entry)
 			dump_work(&run, work, false);
 		dump_run_end(&run);
 		sep = ",";
 	}
-	if (*sep)
-		pr_cont("\n");
+	dump_end();
 }
 
 static bool pwq_has_pending_locked(struct pool_workqueue *pwq)
@@ -284,21 +359,18 @@ static void show_pwq_locked(struct pool_workqueue *pwq)
 {
 	struct worker_pool *pool = pwq->pool;
 
-	pr_info("  pwq %d:", pool->id);
-	pr_cont_pool(pool);
-	pr_cont(" active=%d refcnt=%d%s\n", pwq->nr_active, pwq->refcnt,
-		!list_empty(&pwq->mayday_node) ? " MAYDAY" : "");
-	dump_in_flight(pwq);
-	if (pwq_has_pending_locked(pwq)) {
-		pr_info("    pending:");
-		dump_works(&pool->worklist, pwq);
-		pr_cont("\n");
-	}
-	if (!list_empty(&pwq->inactive_works)) {
-		pr_info("    inactive:");
-		dump_works(&pwq->inactive_works, NULL);
-		pr_cont("\n");
-	}
+	dump_begin(false);
+	dump_add("  pwq %d:", pool->id);
+	dump_pool(pool);
+	dump_add(" active=%d refcnt=%d%s", pwq->nr_active, pwq->refcnt,
+		 !list_empty(&pwq->mayday_node) ? " MAYDAY" : "");
+	dump_end();
+	if (pwq_has_in_flight_locked(pwq))
+		dump_in_flight(pwq);
+	if (pwq_has_pending_locked(pwq))
+		dump_works("    pending:", &pool->worklist, pwq);
+	if (!list_empty(&pwq->inactive_works))
+		dump_works("    inactive:", &pwq->inactive_works, NULL);
 }
 
 /**
@@ -357,17 +429,18 @@ static void show_one_worker_pool(struct worker_pool *pool)
 	if (!list_empty(&pool->worklist))
 		hung = jiffies_to_msecs(jiffies - pool->watchdog_ts) / 1000;
 	printk_deferred_enter();
-	pr_info("pool %d:", pool->id);
-	pr_cont_pool(pool);
-	pr_cont(" hung=%lus workers=%d", hung, pool->nr_workers);
+	dump_begin(false);
+	dump_add("pool %d:", pool->id);
+	dump_pool(pool);
+	dump_add(" hung=%lus workers=%d", hung, pool->nr_workers);
 	if (pool->manager)
-		pr_cont(" manager: %d", task_pid_nr(pool->manager->task));
+		dump_add(" manager: %d", task_pid_nr(pool->manager->task));
 	list_for_each_entry(worker, &pool->idle_list, entry) {
-		pr_cont(" %s", sep);
-		pr_cont_worker(worker);
+		dump_add(" %s", sep);
+		dump_worker(worker);
 		sep = "";
 	}
-	pr_cont("\n");
+	dump_end();
 	printk_deferred_exit();
 out:
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
@@ -477,10 +550,15 @@ static unsigned long pool_excused_since(struct worker_pool *pool)
 static void report_stall(struct worker_pool *pool)
 {
 	unsigned long ts = READ_ONCE(pool->watchdog_ts);
+	unsigned long flags;
 
-	pr_emerg("BUG: workqueue lockup - pool");
-	pr_cont_pool(pool);
-	pr_cont(" stuck for %us!\n", jiffies_to_msecs(jiffies - ts) / 1000);
+	local_irq_save(flags);
+	dump_begin(true);
+	dump_add("BUG: workqueue lockup - pool");
+	dump_pool(pool);
+	dump_add(" stuck for %us!", jiffies_to_msecs(jiffies - ts) / 1000);
+	dump_end();
+	local_irq_restore(flags);
 }
 
 /*
