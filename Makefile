@@ -13,7 +13,7 @@ PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo pyth
 # Benchmark settings (harness/bench.py): A, B, ROUNDS, CLOCK, BENCH, SCENARIOS.
 export A B ROUNDS CLOCK BENCH SCENARIOS
 
-.PHONY: test test-all test-kvmguest build run profile patches check bench clean distclean
+.PHONY: test test-all test-kvmguest build run profile patches check bench wqdump clean distclean
 
 test:
 	$(H)/test.sh $(WQ) debug
@@ -42,6 +42,11 @@ check:
 
 bench:
 	$(H)/bench.sh
+
+# tools/workqueue/wq_dump.py on stock and rework, compared; WQDUMP names
+# the scenarios (harness/wqdump.py).
+wqdump:
+	$(H)/wqdump.sh $(WQDUMP)
 
 clean:
 	rm -rf out build/stock build/rework build/wip build/series build/docs

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""tools/workqueue/wq_dump.py on stock and on the rework, same guest.
+
+  wqdump.py [SCENARIO...]
+
+Each kernel, built with configs/dwarf.config (the debug configuration
+with DWARF and a vmcoreinfo note), boots the test guest (4 CPUs, 2 NUMA
+nodes) with QEMU's vmcoreinfo device.  The guest applies SCENARIO, says
+it is ready and waits; the host then dumps its memory through QMP and
+runs the kernel's own drgn script, tools/workqueue/wq_dump.py, on the
+dump.  Scenarios:
+
+  boot         nothing changed
+  no-node1     unbound work kept off node 1 (the unbound cpumask is 0-1)
+  cpu3-down    CPU 3 offline
+
+Writes out/wqdump/SCENARIO-WQ.txt and compares, per scenario, what must
+agree between the two kernels: the pods of every affinity scope, the set
+of worker pools (by kind, CPUs and nice level, not by ID), the pool of
+every CPU of every workqueue (by those same descriptions), the CPUs of
+every rescuer and the per-node max_active quotas of unbound workqueues.
+Reference counts, worker counts and pool IDs are left out: they depend on
+what ran before.  The last line is "N passed, N failed"; a difference
+fails its scenario.  DRGN names the drgn to run (default: drgn).
+"""
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# pylint: disable=wrong-import-position
+import guest  # noqa: E402
+
+CFG = 'dwarf'
+OUT = os.path.join(guest.TOP, 'out', 'wqdump')
+READY = 'WQDUMP-READY'
+WQ_DUMP = os.path.join(guest.BUILD, 'src', 'linux', 'tools', 'workqueue',
+                       'wq_dump.py')
+SCENARIOS = {
+    'boot': '',
+    'no-node1': 'echo 3 > /sys/devices/virtual/workqueue/cpumask',
+    'cpu3-down': 'echo 0 > /sys/devices/system/cpu/cpu3/online',
+}
+
+
+def qmp(sock_path, *commands):
+    """Run QMP COMMANDS (name, arguments) in order; return their replies."""
+    with socket.socket(socket.AF_UNIX) as s:
+        s.connect(sock_path)
+        f = s.makefile('rw')
+        json.loads(f.readline())		# the greeting
+        replies = []
+        for name, args in (('qmp_capabilities', {}),) + commands:
+            f.write(json.dumps({'execute': name, 'arguments': args}) + '\n')
+            f.flush()
+            while True:
+                reply = json.loads(f.readline() or '{}')
+                if 'event' not in reply:
+                    break
+            if 'error' in reply:
+                raise RuntimeError(f'QMP {name}: {reply["error"]}')
+            replies.append(reply)
+        return replies
+
+
+def dump_guest(wq, scenario, core):
+    """Boot WQ, apply SCENARIO, dump the guest's memory to CORE."""
+    obj = guest.objdir(wq, CFG)
+    sock = core + '.qmp'
+    log = core + '.log'
+    cmd = f'{SCENARIOS[scenario]}\nsleep 2; echo {READY}; sleep 3600\n'
+    state = {'dumped': False}
+
+    def progress(_chunk):
+        if state['dumped']:
+            return
+        with open(log, errors='replace') as f:
+            if READY not in f.read():
+                return
+        state['dumped'] = True
+        qmp(sock, ('dump-guest-memory',
+                   {'paging': False, 'protocol': f'file:{core}'}))
+        try:
+            qmp(sock, ('quit', {}))
+        except (OSError, ValueError):
+            pass				# QEMU left before replying
+
+    for path in (core, sock):
+        if os.path.exists(path):
+            os.unlink(path)
+    guest.boot_quiet(os.path.join(obj, 'arch/x86/boot/bzImage'),
+                     os.path.join(obj, 'initramfs.cpio'), cmd, log,
+                     append='kunit.enable=0', timeout=900, progress=progress,
+                     extra=['-device', 'vmcoreinfo',
+                            '-qmp', f'unix:{sock},server=on,wait=off'])
+    if not state['dumped'] or not os.path.exists(core):
+        raise RuntimeError(f'{wq}: the guest never got ready, see {log}')
+
+
+def run_wq_dump(wq, core):
+    """wq_dump.py's output on CORE."""
+    vmlinux = os.path.join(guest.objdir(wq, CFG), 'vmlinux')
+    return subprocess.run([os.environ.get('DRGN', 'drgn'), '-q', '--no-default-symbols', '-c', core,
+                           '-s', vmlinux, WQ_DUMP], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def sections(text):
+    """wq_dump.py's output split into its titled sections."""
+    out, title, lines = {}, None, text.splitlines()
+    for i, line in enumerate(lines):
+        if i + 1 < len(lines) and re.fullmatch(r'=+', lines[i + 1]):
+            title = line
+            out[title] = []
+        elif title and not re.fullmatch(r'=+', line):
+            out[title].append(line)
+    return out
+
+
+POOL = re.compile(r'pool\[(\d+)\] flags=(\S+) ref=\s*\d+ nice=\s*(-?\d+) '
+                  r'idle/workers=\s*\d+/\s*\d+ (.*)$')
+
+
+def pools(sec):
+    """Pool ID -> what the pool is (flags, nice, CPU or CPUs)."""
+    out = {}
+    for line in sec:
+        m = POOL.match(line.strip())
+        if m:
+            out[m.group(1)] = ' '.join((m.group(2), 'nice=' + m.group(3),
+                                        ' '.join(m.group(4).split())))
+    return out
+
+
+def wq_pools(sec, names):
+    """Workqueue -> its type and the pool of each CPU (and dfl), named."""
+    out = {}
+    for line in sec:
+        words = line.split()
+        if len(words) < 3 or words[0].startswith('['):
+            continue
+        out[words[0]] = [words[1]] + [names.get(w, w) for w in words[2:]]
+    return out
+
+
+def rescuers(lines):
+    """WQ_MEM_RECLAIM workqueue -> its CPUs and its rescuer's, no PID."""
+    out = {}
+    for line in lines:
+        words = line.split()
+        if len(words) >= 3 and not words[0].startswith('['):
+            out[words[0]] = words[1:-2] + words[-1:]	# no PID
+    return out
+
+
+def quotas(lines):
+    """Unbound workqueue -> min, max and each node's max."""
+    out = {}
+    for line in lines:
+        m = re.match(r'(\S+)\s+(\d+)\s+(\d+)((?:\s+\d+/\s*\d+)+)$', line)
+        if m:
+            out[m.group(1)] = [m.group(2), m.group(3)] + \
+                re.findall(r'/\s*(\d+)', m.group(4))
+    return out
+
+
+def facts(text):
+    """What must agree between two kernels, from wq_dump.py's output."""
+    sec = sections(text)
+    names = pools(sec.get('Worker Pools', []))
+    cpu_pools = sec.get('Workqueue CPU -> pool', [])
+    return {
+        'pods': [line for line in sec.get('Affinity Scopes', []) if line],
+        'pools': sorted(names.values()),
+        'workqueue pools': wq_pools(cpu_pools, names),
+        'rescuers': rescuers(sec.get('Workqueue -> rescuer', [])),
+        'node quotas': quotas(sec.get('Unbound workqueue -> node_nr/max_active',
+                                      [])),
+    }
+
+
+def differences(a, b):
+    """Lines saying where facts A (stock) and B (rework) differ."""
+    out = []
+    for key in a:
+        if a[key] == b[key]:
+            continue
+        if isinstance(a[key], dict):
+            for name in sorted(set(a[key]) | set(b[key])):
+                if a[key].get(name) != b[key].get(name):
+                    out.append(f'{key}: {name}: stock {a[key].get(name)} '
+                               f'rework {b[key].get(name)}')
+        else:
+            out += [f'{key}: stock only: {x}' for x in a[key] if x not in b[key]]
+            out += [f'{key}: rework only: {x}' for x in b[key] if x not in a[key]]
+            if not out:
+                out.append(f'{key}: same entries, different order')
+    return out
+
+
+def main(argv):
+    scenarios = argv[1:] or list(SCENARIOS)
+    os.makedirs(OUT, exist_ok=True)
+    passed = failed = 0
+    for scenario in scenarios:
+        got = {}
+        for wq in ('stock', 'rework'):
+            core = os.path.join(OUT, f'{scenario}-{wq}.core')
+            print(f'==> {scenario}: {wq}', flush=True)
+            dump_guest(wq, scenario, core)
+            text = run_wq_dump(wq, core)
+            os.unlink(core)
+            with open(os.path.join(OUT, f'{scenario}-{wq}.txt'), 'w') as f:
+                f.write(text)
+            got[wq] = facts(text)
+        diff = differences(got['stock'], got['rework'])
+        with open(os.path.join(OUT, f'{scenario}-diff.txt'), 'w') as f:
+            f.write(''.join(d + '\n' for d in diff))
+        for d in diff:
+            print(f'  {scenario}: {d}')
+        print(f'{"FAIL" if diff else "PASS"}: wq_dump.py {scenario}: '
+              f'stock and rework agree', flush=True)
+        passed += not diff
+        failed += bool(diff)
+    print(f'{passed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
