@@ -471,7 +471,7 @@ static void bh_pool_irq_work_fn(struct irq_work *iw)
 static void kick_bh_pool(struct worker_pool *pool)
 {
 	bool remote = IS_ENABLED(CONFIG_SMP) && pool->cpu != smp_processor_id() &&
-		      !(pool->flags & POOL_BH_CPU_DOWN);
+		      !pool->bh_cpu_down;
 
 	/* another CPU's softirq is raised by an IPI (irq_work) to it */
 	if (remote)
@@ -3244,6 +3244,22 @@ static void free_unused_pwqs(struct workqueue_struct *wq)
 	}
 }
 
+/*
+ * Where a rescuer waits: an unbound workqueue's effective cpumask (its
+ * default pool's CPUs), any CPU for a per-CPU one.  Context: L.
+ */
+static const struct cpumask *rescuer_home_cpus(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *dfl;
+
+	wq_assert_L();
+	if (!(wq->flags & WQ_UNBOUND))
+		return cpu_possible_mask;
+	dfl = rcu_dereference_protected(wq->dfl_pwq,
+					lockdep_is_held(&wq_pool_mutex));
+	return dfl ? dfl->pool->attrs->cpumask : wq_unbound_cpumask;
+}
+
 static int init_rescuer(struct workqueue_struct *wq)
 {
 	struct worker *rescuer;
@@ -3261,8 +3277,7 @@ static int init_rescuer(struct workqueue_struct *wq)
 	rescuer->task = kthread_create(rescuer_thread, rescuer, "%s", name);
 	if (!IS_ERR(rescuer->task)) {
 		wq->rescuer = rescuer;
-		kthread_bind_mask(rescuer->task, (wq->flags & WQ_UNBOUND) ?
-				  wq_unbound_cpumask : cpu_possible_mask);
+		kthread_bind_mask(rescuer->task, rescuer_home_cpus(wq));
 		wake_up_process(rescuer->task);
 		return 0;
 	}
@@ -3923,7 +3938,7 @@ int workqueue_offline_cpu(unsigned int cpu)
 	mutex_lock(&wq_pool_mutex);
 	for_each_bh_pool(pool, cpu) {
 		raw_spin_lock_irq(&pool->lock);
-		pool->flags |= POOL_BH_CPU_DOWN;
+		pool->bh_cpu_down = true;
 		raw_spin_unlock_irq(&pool->lock);
 	}
 	wq_unbound_cpu_changed(cpu, false);
@@ -3945,7 +3960,7 @@ int workqueue_online_cpu(unsigned int cpu)
 	mutex_lock(&wq_pool_mutex);
 	for_each_bh_pool(pool, cpu) {
 		raw_spin_lock_irq(&pool->lock);
-		pool->flags &= ~POOL_BH_CPU_DOWN;
+		pool->bh_cpu_down = false;
 		raw_spin_unlock_irq(&pool->lock);
 	}
 	mutex_lock(&wq_pool_attach_mutex);
@@ -4101,7 +4116,8 @@ static void __init init_cpu_pool(struct worker_pool *pool, int cpu, int highpri,
 		struct worker *worker = &pool->bh_worker;
 
 		/* a BH pool is never bound; its CPU is down until it is up */
-		pool->flags |= POOL_BH | POOL_BH_CPU_DOWN;
+		pool->flags |= POOL_BH;
+		pool->bh_cpu_down = true;
 		INIT_LIST_HEAD(&worker->entry);
 		INIT_LIST_HEAD(&worker->scheduled);
 		INIT_LIST_HEAD(&worker->node);
@@ -4239,7 +4255,7 @@ void __init workqueue_init(void)
 	mutex_unlock(&wq_pool_mutex);
 	for_each_online_cpu(cpu) {
 		for_each_bh_pool(pool, cpu)
-			pool->flags &= ~POOL_BH_CPU_DOWN;
+			pool->bh_cpu_down = false;
 		for_each_std_pool(pool, cpu) {
 			pool->flags &= ~POOL_DISASSOCIATED;
 			wq_boot_check(!create_worker(pool), "initial worker");

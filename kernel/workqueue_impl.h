@@ -82,7 +82,6 @@ enum pool_flags {
 	POOL_MANAGER_ACTIVE	= 1 << 1,	/* a worker is managing (P) */
 	/* per-CPU pool whose CPU is down; BH pools (never bound) always (P) */
 	POOL_DISASSOCIATED	= 1 << 2,
-	POOL_BH_CPU_DOWN	= 1 << 4,	/* BH pool whose CPU is down (P) */
 };
 
 enum worker_flags {
@@ -159,6 +158,7 @@ enum pool_workqueue_stats {
  * @hash_node: entry in unbound_pool_hash (L)
  * @refcnt: pwqs using an unbound pool (L)
  * @bh_worker: the softirq execution context of a BH pool
+ * @bh_cpu_down: a BH pool's CPU is down: its items run elsewhere (P)
  * @rcu: for freeing an unbound pool
  */
 struct worker_pool {
@@ -185,6 +185,7 @@ struct worker_pool {
 	struct hlist_node	hash_node;
 	int			refcnt;
 	struct worker		bh_worker;
+	bool			bh_cpu_down;
 	struct rcu_head		rcu;
 };
 

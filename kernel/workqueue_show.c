@@ -175,11 +175,10 @@ static struct {
 static void dump_flush(void)
 {
 	lockdep_assert_held(&dump_lock);
-	if (dump_line.len)
-		if (dump_line.emerg)
-			pr_emerg("%s\n", dump_line.buf);
-		else
-			pr_info("%s\n", dump_line.buf);
+	if (dump_line.len && dump_line.emerg)
+		pr_emerg("%s\n", dump_line.buf);
+	else if (dump_line.len)
+		pr_info("%s\n", dump_line.buf);
 	dump_line.len = 0;
 	dump_line.buf[0] = '\0';
 }

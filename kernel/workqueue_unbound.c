@@ -229,8 +229,11 @@ void __init wq_init_pod_types_early(void)
 {
 	int i;
 
-	for (i = 0; i < WQ_AFFN_NR_TYPES; i++)
+	for (i = 0; i < WQ_AFFN_NR_TYPES; i++) {
 		init_pod_type(&wq_pod_types[i], cpus_share_all);
+		/* one pod of every CPU has no node (the system scope keeps it) */
+		wq_pod_types[i].pod_node[0] = NUMA_NO_NODE;
+	}
 }
 
 /**
@@ -843,6 +846,9 @@ static void install_wq_table(struct workqueue_struct *wq, struct wq_table *t,
 		set_table_entry(wq, per_cpu_ptr(wq->cpu_pwq, cpu), t->pwq[cpu]);
 	set_table_entry(wq, &wq->dfl_pwq, t->dfl);
 	wq_refresh_limits(wq);
+	/* the rescuer follows the effective cpumask, as on 6.12 */
+	if (wq->rescuer)
+		set_cpus_allowed_ptr(wq->rescuer->task, t->attrs->cpumask);
 	mutex_unlock(&wq->mutex);
 	free_workqueue_attrs(t->attrs);
 	kfree(t);
