@@ -2656,7 +2656,7 @@ static void dump_shows_busy_pool_with_idle_workers(struct kunit *test)
 	int cpu = wqk_last_online_cpu(), pool;
 	struct wqk_log *log;
 	const char *line, *rest;
-	char want[32];
+	char want[64];
 
 	queue_work_on(cpu, wq, &a->work);
 	WQK_WAIT(test, &a->started);
@@ -3208,9 +3208,12 @@ static void unbound_percpu_flags_are_accepted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
 }
 
+/* Busy, not asleep: a sleep would let the flusher run before it ends. */
+#define WQK_SHORT_ITEM_US	20
+
 static void wqk_short_item(struct work_struct *work)
 {
-	udelay(20);
+	udelay(WQK_SHORT_ITEM_US);
 }
 
 #define WQK_BARRIER_ROUNDS	50
