@@ -21,24 +21,28 @@ PATTERNS = [
     r'scheduling while atomic', r'harness: guest timed out',
 ]
 FAIL = re.compile('|'.join(f'(?:{p})' for p in PATTERNS))
-# A test that provokes a stack dump on purpose (sysfs reporting a duplicate
-# name, say) prints these around it; between them a "Call Trace:" is
-# expected, and every other finding still counts.
-EXPECTED_BEGIN = 'expected stack dump begins'
-EXPECTED_END = 'expected stack dump ends'
-EXPECTED = re.compile(r'Call Trace:')
+# A test that provokes a report on purpose prints "expected WHAT begins"
+# and "expected WHAT ends" around it; between them the lines of that
+# report are expected, and every other finding still counts.  A stack
+# dump (sysfs reporting a duplicate name, say) lets a "Call Trace:"
+# through; a workqueue lockup (the watchdog's report of a pool a case
+# holds up) its report line and the stacks of the pool's workers.
+EXPECTED = {
+    'stack dump': re.compile(r'Call Trace:'),
+    'workqueue lockup': re.compile(r'Call Trace:|BUG: workqueue lockup - pool'),
+}
+MARKER = re.compile(r'expected (%s) (begins|ends)' % '|'.join(EXPECTED))
 
 
 def findings(text):
     """The lines of TEXT that make the log a failure."""
     bad = []
-    expecting = False
+    expected = None
     for line in text.splitlines():
-        if EXPECTED_BEGIN in line:
-            expecting = True
-        elif EXPECTED_END in line:
-            expecting = False
-        elif FAIL.search(line) and not (expecting and EXPECTED.search(line)):
+        m = MARKER.search(line)
+        if m:
+            expected = EXPECTED[m.group(1)] if m.group(2) == 'begins' else None
+        elif FAIL.search(line) and not (expected and expected.search(line)):
             bad.append(line.rstrip())
     return bad
 
