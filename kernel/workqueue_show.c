@@ -574,9 +574,7 @@ static void show_pool_hogs(struct worker_pool *pool)
 	printk_deferred_enter();
 	hash_for_each(pool->busy_hash, bkt, worker, hentry) {
 		if (task_is_running(worker->task)) {
-			pr_info("workqueue: pool %d worker %d is running %ps:\n",
-				pool->id, task_pid_nr(worker->task),
-				worker->current_func);
+			pr_info("pool %d:\n", pool->id);
 			sched_show_task(worker->task);
 		}
 	}
@@ -585,11 +583,31 @@ static void show_pool_hogs(struct worker_pool *pool)
 	touch_nmi_watchdog();
 }
 
+/* After the dump, the stacks of what runs on each stuck per-CPU pool. */
+static void show_stalled_pools_hogs(void)
+{
+	struct worker_pool *pool;
+	int pi;
+
+	pr_info("Showing backtraces of running workers in stalled CPU-bound worker pools:\n");
+	rcu_read_lock();
+	for_each_pool(pool, pi)
+		if (pool->cpu_stall)
+			show_pool_hogs(pool);
+	rcu_read_unlock();
+}
+
+/*
+ * Each pool with items waiting and no progress for the threshold is
+ * reported, then (as 6.12 does) the dump of all busy workqueues, then
+ * the stacks of the workers running on stuck per-CPU pools: a per-CPU
+ * pool is stuck behind what runs there.
+ */
 static void wq_watchdog_timer_fn(struct timer_list *unused)
 {
 	unsigned long thresh = READ_ONCE(wq_watchdog_thresh) * HZ;
+	bool stalled = false, cpu_stalled = false;
 	struct worker_pool *pool;
-	bool stalled = false;
 	int pi;
 
 	if (!thresh)
@@ -606,19 +624,18 @@ static void wq_watchdog_timer_fn(struct timer_list *unused)
 		since = pool_excused_since(pool);
 		if (time_after(jiffies, since + thresh)) {
 			pool->cpu_stall = pool->cpu >= 0 && !(pool->flags & POOL_BH);
+			cpu_stalled |= pool->cpu_stall;
 			stalled = true;
 			report_stall(pool);
-			/* a per-CPU pool is stuck behind what runs there */
-			if (pool->cpu_stall)
-				show_pool_hogs(pool);
 		}
 	}
 	rcu_read_unlock();
-	if (stalled) {
+	if (stalled)
 		show_all_workqueues();
-		if (wq_panic_on_stall && ++wq_stall_count >= wq_panic_on_stall)
-			panic("workqueue: %u stall(s)", wq_stall_count);
-	}
+	if (cpu_stalled)
+		show_stalled_pools_hogs();
+	if (stalled && wq_panic_on_stall && ++wq_stall_count >= wq_panic_on_stall)
+		panic("workqueue: %u stall(s)", wq_stall_count);
 	wq_watchdog_touch_all();
 	mod_timer(&wq_watchdog_timer, jiffies + thresh);
 }
