@@ -41,6 +41,7 @@
 #include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/cputime.h>
 #include <linux/sched/isolation.h>
 #include <linux/sched/signal.h>
@@ -498,6 +499,8 @@ static void wqk_set_param(struct kunit *test, const char *name, const char *val)
  * purpose (the harness's log check lets a "Call Trace:" through there, and
  * nothing else).
  */
+#define WQK_EXPECTED_LOCKUP_BEGIN "workqueue_kunit: expected workqueue lockup begins\n"
+#define WQK_EXPECTED_LOCKUP_END	"workqueue_kunit: expected workqueue lockup ends\n"
 #define WQK_EXPECTED_DUMP_BEGIN	"workqueue_kunit: expected stack dump begins\n"
 #define WQK_EXPECTED_DUMP_END	"workqueue_kunit: expected stack dump ends\n"
 
@@ -2596,6 +2599,17 @@ static int wqk_pwq_line_pool(const char *line)
 }
 
 /*
+ * The ID of a per-CPU pool of @cpu: 6.12 numbers them per CPU at boot in
+ * the order bh, bh-highpri, normal, highpri (@kind 0 to 3), which dumps
+ * and wq_dump.py show (for possible CPUs numbered without holes, as on
+ * the test guest).
+ */
+static int wqk_cpu_pool_id(int cpu, int kind)
+{
+	return cpu * 4 + kind;
+}
+
+/*
  * A running item with a flush_work() barrier behind it, and inactive
  * items where runs of one function fold and a barrier breaks the run:
  *   in-flight: PID:fn BAR(PID)
@@ -2629,6 +2643,7 @@ static void dump_lists_items_with_runs_and_barriers(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(line, want), "%s", line);
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(line, " nice=0 active=1 refcnt="),
 				  "%s", line);
+	KUNIT_EXPECT_EQ(test, wqk_pwq_line_pool(line), wqk_cpu_pool_id(cpu, 2));
 	snprintf(want, sizeof(want), "    in-flight: %d:wqk_probe_fn BAR(%d)",
 		 task_pid_nr(a->task), task_pid_nr(fa->th->task));
 	KUNIT_EXPECT_STREQ(test, wqk_log_line(test, log, "    in-flight:"), want);
@@ -2772,8 +2787,130 @@ static void dump_names_bh_pools(struct kunit *test)
 	snprintf(want, sizeof(want), " %s active=3 ", *highpri ? "bh-hi" : "bh");
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(line, want), "%s", line);
 	KUNIT_EXPECT_NULL_MSG(test, strstr(line, "nice="), "%s", line);
+	KUNIT_EXPECT_EQ(test, wqk_pwq_line_pool(line),
+			wqk_cpu_pool_id(d->cpu, *highpri));
 	KUNIT_EXPECT_STREQ(test, wqk_log_line(test, log, "    pending:"),
 			   "    pending: 3*wqk_probe_fn");
+}
+
+/* A pool held up on purpose until the watchdog reports it. */
+struct wqk_stall {
+	struct workqueue_struct *wq;
+	struct wqk_probe *hog;
+	struct wqk_probe *next;
+	int cpu;
+	bool reported;
+	char report[128];	/* the start of the report's line */
+	char hog_line[32];	/* the line before the hog's stack */
+	char line[WQK_LOG_LEN];
+};
+
+/*
+ * Whether the watchdog's report is complete: the line that introduces the
+ * hog's stack, printed after the report line and the dump, has been
+ * printed since @since (us).
+ */
+static bool wqk_stall_reported(struct wqk_stall *st, u64 since)
+{
+	struct kmsg_dump_iter iter = { };
+	size_t len;
+
+	kmsg_dump_rewind(&iter);
+	while (kmsg_dump_get_line(&iter, false, st->line, WQK_LOG_LEN, &len)) {
+		unsigned long sec, usec;
+		bool recent;
+
+		st->line[min(len, WQK_LOG_LEN - 1)] = '\0';
+		recent = sscanf(st->line, "[%lu.%lu]", &sec, &usec) == 2 &&
+			 sec * USEC_PER_SEC + usec >= since;
+		wqk_log_chomp(st->line, strlen(st->line));
+		if (recent && !strcmp(st->line, st->hog_line))
+			return true;
+	}
+	return false;
+}
+
+/* Hold the CPU without sleeping until the watchdog's report is complete. */
+static void wqk_hog_until_reported(struct wqk_probe *p)
+{
+	struct wqk_stall *st = p->data;
+	u64 since = div_u64(local_clock(), NSEC_PER_USEC);
+	unsigned long deadline = jiffies + WQK_TIMEOUT;
+
+	while (!READ_ONCE(p->stop) && time_before(jiffies, deadline) &&
+	       !st->reported) {
+		mdelay(20);
+		cond_resched();
+		st->reported = wqk_stall_reported(st, since);
+	}
+}
+
+static void wqk_stall_pool(void *arg)
+{
+	struct wqk_stall *st = arg;
+
+	pr_info(WQK_EXPECTED_LOCKUP_BEGIN);
+	queue_work_on(st->cpu, st->wq, &st->hog->work);
+	if (wait_for_completion_timeout(&st->hog->started, WQK_TIMEOUT))
+		queue_work_on(st->cpu, st->wq, &st->next->work);
+	wait_for_completion_timeout(&st->hog->finished, 2 * WQK_TIMEOUT);
+	flush_work(&st->next->work);
+	pr_info(WQK_EXPECTED_LOCKUP_END);
+}
+
+/*
+ * A per-CPU pool whose running item neither sleeps nor counts as
+ * CPU-intensive, with an item waiting behind it: the watchdog reports
+ * the pool with 6.12's line, "stuck for" counted from the pool's last
+ * progress (at least the one-second threshold), then dumps the busy
+ * workqueues and the stacks of the pool's running workers.
+ */
+static void watchdog_reports_a_stuck_percpu_pool(struct kunit *test)
+{
+	struct wqk_stall *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	const char *line, *dump, *hogs;
+	unsigned int secs = 0;
+	struct wqk_log *log;
+	int node, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	wqk_set_param(test, "watchdog_thresh", "1");
+	wqk_set_param(test, "cpu_intensive_thresh_us", "60000000");
+	st->wq = wqk_wq_new(test, 0, 0);
+	st->hog = wqk_probe_new(test, NULL);
+	st->next = wqk_probe_new(test, NULL);
+	st->cpu = wqk_last_online_cpu();
+	st->hog->data = st;
+	st->hog->hook = wqk_hog_until_reported;
+	snprintf(st->hog_line, sizeof(st->hog_line), "pool %d:",
+		 wqk_cpu_pool_id(st->cpu, 2));
+	node = cpu_to_node(st->cpu);
+	if (node == NUMA_NO_NODE)
+		snprintf(st->report, sizeof(st->report),
+			 "BUG: workqueue lockup - pool cpus=%d flags=0x0 nice=0 stuck for ",
+			 st->cpu);
+	else
+		snprintf(st->report, sizeof(st->report),
+			 "BUG: workqueue lockup - pool cpus=%d node=%d flags=0x0 nice=0 stuck for ",
+			 st->cpu, node);
+
+	log = wqk_log_of(test, wqk_stall_pool, st);
+	line = wqk_log_line(test, log, "BUG: workqueue lockup - pool");
+	/* then, in 6.12's order, the dump and the stacks of the hogs */
+	dump = wqk_log_line(test, log, "Showing busy workqueues and worker pools:");
+	hogs = wqk_log_line(test, log,
+			    "Showing backtraces of running workers in stalled CPU-bound worker pools:");
+	KUNIT_EXPECT_TRUE(test, line < dump && dump < hogs);
+	for (i = 0; i < log->nr && strcmp(log->line[i], st->hog_line); i++)
+		;
+	KUNIT_EXPECT_TRUE_MSG(test, i < log->nr && hogs < log->line[i],
+			      "no \"%s\" after the hogs' heading", st->hog_line);
+	KUNIT_EXPECT_TRUE(test, st->reported);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(line, st->report), "%s", line);
+	if (str_has_prefix(line, st->report))
+		sscanf(line + strlen(st->report), "%us!", &secs);
+	KUNIT_EXPECT_GE_MSG(test, secs, 1U, "%s", line);
+	KUNIT_EXPECT_EQ(test, atomic_read(&st->next->runs), 1);
 }
 
 static const bool wqk_bools[] = { false, true };
@@ -2797,6 +2934,7 @@ static struct kunit_case wqk_introspect_cases[] = {
 	KUNIT_CASE(dump_lists_items_with_runs_and_barriers),
 	KUNIT_CASE(dump_shows_busy_pool_with_idle_workers),
 	KUNIT_CASE(dump_lines_have_no_length_limit),
+	KUNIT_CASE_SLOW(watchdog_reports_a_stuck_percpu_pool),
 	KUNIT_CASE_PARAM(dump_names_bh_pools, wqk_highpri_gen_params),
 	{}
 };
@@ -3199,6 +3337,31 @@ static void attrs_apply_with_the_cpu_hotplug_lock_held(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wqk_run_one(test, wq, WORK_CPU_UNBOUND)->nice, 3);
 }
 
+static void wqk_alloc_clamped(void *arg)
+{
+	const char *name = arg;
+	struct workqueue_struct *wq = alloc_workqueue("%s", 0,
+						      WQ_MAX_ACTIVE + 1, name);
+
+	if (wq)
+		destroy_workqueue(wq);
+}
+
+/* An out-of-range max_active is clamped with 6.12's warning, word for word. */
+static void max_active_clamp_warns_in_6_12_words(struct kunit *test)
+{
+	char name[WQK_NAME_LEN], want[128];
+	struct wqk_log *log;
+
+	snprintf(name, sizeof(name), "wqk_clamp_%x", get_random_u32() & 0xffff);
+	log = wqk_log_of(test, wqk_alloc_clamped, name);
+	snprintf(want, sizeof(want),
+		 "workqueue: max_active %d requested for %s is out of range, clamping between 1 and %d",
+		 WQ_MAX_ACTIVE + 1, name, WQ_MAX_ACTIVE);
+	KUNIT_EXPECT_STREQ(test, wqk_log_line(test, log, "workqueue: max_active"),
+			   want);
+}
+
 /* 6.12 takes WQ_UNBOUND | WQ_PERCPU as it is: WQ_PERCPU is not checked. */
 static void unbound_percpu_flags_are_accepted(struct kunit *test)
 {
@@ -3244,6 +3407,7 @@ static void destroy_right_after_flush_work_finds_it_idle(struct kunit *test)
 static struct kunit_case wqk_lifecycle_cases[] = {
 	KUNIT_CASE(destroy_right_after_flush_work_finds_it_idle),
 	KUNIT_CASE(unbound_percpu_flags_are_accepted),
+	KUNIT_CASE(max_active_clamp_warns_in_6_12_words),
 	KUNIT_CASE(attrs_apply_with_the_cpu_hotplug_lock_held),
 	KUNIT_CASE(sysfs_name_clash_fails_the_second_workqueue),
 	{}
