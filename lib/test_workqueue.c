@@ -221,7 +221,23 @@ static void twq_emit_hist(const char *name, const char *unit, const s64 *v,
 	}
 }
 
-/* Sort @s and emit NAME.{n,min,p50,p99,p999,max,mean} and NAME's histogram. */
+/*
+ * The nearest-rank percentile of sorted @v[0..n), @per_mille of 1000: the
+ * smallest value with at least that share of the samples at or below it
+ * (rank ceil(n * p), counted from 1).  The p99.9 of 1200 samples is the
+ * second largest.
+ */
+static s64 twq_percentile(const s64 *v, unsigned int n, unsigned int per_mille)
+{
+	u64 rank = DIV_ROUND_UP_ULL((u64)n * per_mille, 1000);
+
+	return v[clamp_t(u64, rank, 1, n) - 1];
+}
+
+/*
+ * Sort @s and emit NAME.{n,min,p50,p99,p999,max,mean} and NAME's
+ * histogram; samples that did not fit are counted as NAME.dropped.
+ */
 static void twq_emit_stats(struct twq_samples *s, const char *unit,
 			   const char *name)
 {
@@ -229,15 +245,18 @@ static void twq_emit_stats(struct twq_samples *s, const char *unit,
 	s64 *v = s->v, sum = 0;
 
 	twq_emit("count", n, "%s.n", name);
+	if ((unsigned int)atomic_read(&s->next) > s->cap)
+		twq_emit("count", atomic_read(&s->next) - s->cap, "%s.dropped",
+			 name);
 	if (!n)
 		return;
 	sort(v, n, sizeof(*v), twq_cmp_s64, NULL);
 	for (i = 0; i < n; i++)
 		sum += v[i];
 	twq_emit(unit, v[0], "%s.min", name);
-	twq_emit(unit, v[(n - 1) / 2], "%s.p50", name);
-	twq_emit(unit, v[(u64)(n - 1) * 99 / 100], "%s.p99", name);
-	twq_emit(unit, v[(u64)(n - 1) * 999 / 1000], "%s.p999", name);
+	twq_emit(unit, twq_percentile(v, n, 500), "%s.p50", name);
+	twq_emit(unit, twq_percentile(v, n, 990), "%s.p99", name);
+	twq_emit(unit, twq_percentile(v, n, 999), "%s.p999", name);
 	twq_emit(unit, v[n - 1], "%s.max", name);
 	twq_emit(unit, div_s64(sum, n), "%s.mean", name);
 	twq_emit_hist(name, unit, v, n);
@@ -315,14 +334,29 @@ static int twq_thread_start(struct twq_threads *ts, int (*fn)(void *),
 	return 0;
 }
 
+/*
+ * Waits of a scenario that timed out.  A scenario's figures rest on every
+ * wait having ended in time; the runner reports SCENARIO.timeouts when
+ * one did not, and the harness flags the boot's figures.
+ */
+static atomic_t twq_timeouts;
+
+static void twq_timed_out(void)
+{
+	atomic_inc(&twq_timeouts);
+}
+
 /* Wait until every thread's function returned; false on timeout. */
 static bool twq_threads_wait(struct twq_threads *ts)
 {
 	unsigned int i;
 
-	for (i = 0; i < ts->n; i++)
-		if (!wait_for_completion_timeout(&ts->th[i].done, TWQ_WAIT))
+	for (i = 0; i < ts->n; i++) {
+		if (!wait_for_completion_timeout(&ts->th[i].done, TWQ_WAIT)) {
+			twq_timed_out();
 			return false;
+		}
+	}
 	return true;
 }
 
@@ -1078,8 +1112,10 @@ static int twq_lat_queuer_fn(void *data)
 		reinit_completion(&q->item.done);
 		q->item.queued_ns = ktime_get_ns();
 		twq_item_queue(q->target, &q->item, q->target_cpu);
-		if (!wait_for_completion_timeout(&q->item.done, TWQ_WAIT))
+		if (!wait_for_completion_timeout(&q->item.done, TWQ_WAIT)) {
+			twq_timed_out();
 			break;
+		}
 		usleep_range(gap, gap + 20);
 	}
 	return 0;
@@ -1258,8 +1294,10 @@ static int twq_tp_queuer_fn(void *data)
 		}
 		queued += nr;
 		if (!wait_var_event_timeout(&q->left, !atomic_read(&q->left),
-					    TWQ_WAIT))
+					    TWQ_WAIT)) {
+			twq_timed_out();
 			break;
+		}
 	}
 	return 0;
 }
@@ -1444,8 +1482,10 @@ static int twq_delay_thread(void *data)
 		reinit_completion(&d->done);
 		d->due_ns = ktime_get_ns() + (u64)d->ms * NSEC_PER_MSEC;
 		queue_delayed_work(d->wq, &d->dwork, msecs_to_jiffies(d->ms));
-		if (!wait_for_completion_timeout(&d->done, TWQ_WAIT))
+		if (!wait_for_completion_timeout(&d->done, TWQ_WAIT)) {
+			twq_timed_out();
 			break;
+		}
 		usleep_range(100, 1000);
 	}
 	return 0;
@@ -1617,7 +1657,11 @@ static int twq_run(unsigned long mask, const struct twq_scale *sc,
 		if (!s->fn || !(mask & BIT(i)))
 			continue;
 		pr_info("TWQ-BEGIN %s scale=%s\n", s->name, sc->name);
+		atomic_set(&twq_timeouts, 0);
 		ret = s->fn(sc);
+		if (atomic_read(&twq_timeouts))
+			twq_emit("count", atomic_read(&twq_timeouts), "%s.timeouts",
+				 s->name);
 		pr_info("TWQ-DONE %s %llu ms%s\n", s->name,
 			div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC),
 			ret ? " (failed)" : "");
