@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Benchmark two kernels side by side and report.
 
-  bench.py run      boot kernel A and kernel B alternately (A B A B ...),
-                    ROUNDS times each, running the test_workqueue scenarios;
-                    keep every log and result under out/bench/
+  bench.py run      boot kernel A and kernel B alternately in ABBA order
+                    (A B, B A, A B, ...), ROUNDS times each, running the
+                    test_workqueue scenarios; keep every log and result
+                    under out/bench/ (a boot that fails is kept apart and
+                    left out of the figures)
   bench.py report   aggregate out/bench/raw/ into out/bench/report.md,
                     out/bench/summary.json and out/bench/*.png
 
@@ -111,8 +113,10 @@ def run(s):
     pairs = sides(s)
     prog = Progress(2 * s['rounds'])
     failures = 0
+    failed = []
     for rnd in range(1, s['rounds'] + 1):
-        for label, kernel in pairs:
+        # ABBA: what runs first in a round does not favour one side
+        for label, kernel in (pairs if rnd % 2 else pairs[::-1]):
             prog.boot(f'round {rnd}/{s["rounds"]}, {label} ({kernel})')
             obj = guest.objdir(kernel, 'perf')
             log = os.path.join(OUT, 'logs', f'{rnd}-{label}.log')
@@ -121,16 +125,20 @@ def run(s):
                 os.path.join(obj, 'initramfs.cpio'), cmd, log,
                 timeout=s['timeout'], clock=s['clock'], progress=prog.feed)
             prog.finished()
-            if not finished or status != 0 or 'TWQ-END' not in text:
+            ok = finished and status == 0 and 'TWQ-END' in text and \
+                'TWQ-END (failed)' not in text
+            if not ok:
                 failures += 1
+                failed.append(f'{rnd}-{label}')
                 print(f'\nwarning: round {rnd} {label}: guest did not finish '
                       f'cleanly (see {os.path.relpath(log, TOP)})', file=sys.stderr)
-            with open(os.path.join(OUT, 'raw', f'{rnd}-{label}.jsonl'), 'w') as f:
+            raw = f'{rnd}-{label}.jsonl' if ok else f'{rnd}-{label}.failed'
+            with open(os.path.join(OUT, 'raw', raw), 'w') as f:
                 for m in RESULT.finditer(text):
                     f.write(m.group(1) + '\n')
     print(file=sys.stderr)
     meta = dict(s, sides=pairs, finished=time.strftime('%Y-%m-%d %H:%M:%S'),
-                failed_boots=failures, machine=machine_desc())
+                failed_boots=failures, failed=failed, machine=machine_desc())
     with open(os.path.join(OUT, 'raw', 'meta.json'), 'w') as f:
         json.dump(meta, f, indent=1)
     return 1 if failures else 0
@@ -141,9 +149,15 @@ def machine_desc():
             f'{machine.MEM_MB} MiB; host {os.cpu_count()} CPUs')
 
 
+# Results that say a boot's figures are not whole: waits that timed out,
+# work left unfinished, samples dropped for want of room.
+FLAG = re.compile(r'\.(timeouts|unfinished|job_unfinished|dropped)$')
+
+
 def load(meta):
-    """values[name][label] = [per-round value], hists[name][label] = {low: n}"""
-    values, hists, units = {}, {}, {}
+    """values[name][label] = [per-round value], hists[name][label] = {low: n},
+    units[name], flags: ['ROUND-LABEL: name = value', ...]"""
+    values, hists, units, flags = {}, {}, {}, []
     raw = os.path.join(OUT, 'raw')
     for label, _ in meta['sides']:
         for rnd in range(1, meta['rounds'] + 1):
@@ -157,13 +171,15 @@ def load(meta):
                     except ValueError:
                         continue
                     units[r['name']] = r['unit']
+                    if FLAG.search(r['name']) and r.get('value'):
+                        flags.append(f'{rnd}-{label}: {r["name"]} = {r["value"]}')
                     if 'hist' in r:
                         h = hists.setdefault(r['name'], {}).setdefault(label, {})
                         for low, n in r['hist']:
                             h[low] = h.get(low, 0) + n
                     else:
                         values.setdefault(r['name'], {}).setdefault(label, []).append(r['value'])
-    return values, hists, units
+    return values, hists, units, flags
 
 
 def summarize(meta, values, units):
@@ -207,8 +223,8 @@ HEADLINE = [
 
 def table(rows, meta, pattern=None):
     (la, ka), (lb, kb) = meta['sides']
-    out = [f'| metric | {la} median (min-max) | {lb} median (min-max) | {lb}/{la} |',
-           '|---|---|---|---|']
+    out = [f'| metric | {la} median (min-max) | {lb} median (min-max) | {lb}/{la} | n |',
+           '|---|---|---|---|---|']
     for r in rows:
         if pattern and not re.search(pattern, r['name']):
             continue
@@ -217,11 +233,12 @@ def table(rows, meta, pattern=None):
         out.append(f'| {r["name"]} | {fmt(r["a"]["median"], u)} '
                    f'({fmt(r["a"]["min"], u)}-{fmt(r["a"]["max"], u)}) | '
                    f'{fmt(r["b"]["median"], u)} ({fmt(r["b"]["min"], u)}-'
-                   f'{fmt(r["b"]["max"], u)}) | {ratio} |')
+                   f'{fmt(r["b"]["max"], u)}) | {ratio} | '
+                   f'{r["a"]["n"]}/{r["b"]["n"]} |')
     return '\n'.join(out)
 
 
-def report(meta, rows, plots):
+def report(meta, rows, plots, flags=()):
     (la, ka), (lb, kb) = meta['sides']
     clock = {'icount': 'QEMU -icount (instruction-counted virtual time, single-threaded TCG)',
              'mttcg': 'multi-threaded TCG (real parallelism, host clock)'}[meta['clock']]
@@ -232,11 +249,25 @@ def report(meta, rows, plots):
         f'- clock: {clock}',
         f'- scale: `{meta["scale"]}`, rounds: {meta["rounds"]} boots of each kernel, alternating',
         f'- machine: {meta["machine"]}',
-        f'- finished: {meta["finished"]}; failed boots: {meta["failed_boots"]}', '',
+        f'- finished: {meta["finished"]}; failed boots: {meta["failed_boots"]}'
+        + (f' ({", ".join(meta.get("failed", []))}: left out of every figure)'
+           if meta["failed_boots"] else ''),
+        '- boots in ABBA order (each round swaps which kernel boots first)'
+        if meta.get('failed') is not None else '- boots in ABAB order', '',
+        '## Flags', '',
+        'Boots where a wait timed out, work was left unfinished or samples',
+        'were dropped: their figures are in the medians but rest on less than',
+        'the whole run.', '']
+    lines += [f'- {f}' for f in flags] or ['- none']
+    lines += [
+        '',
         'Each cell is the median over the rounds with the min-max spread in',
-        f'brackets; the last column is the ratio of the medians, {lb}/{la}: below',
-        '1 means smaller (for times: faster; for rates: slower). Compare a',
-        'ratio with the spreads: a ratio inside both spreads is noise.', '',
+        f'brackets; the ratio column is the ratio of the medians, {lb}/{la}: below',
+        '1 means smaller (for times: faster; for rates: slower); n is the',
+        'number of boots behind each median. Compare a ratio with the spreads:',
+        'a ratio inside both spreads is noise. Within a boot, p50/p99/p999 are',
+        'nearest-rank percentiles of its samples; a `.max` row is the median of',
+        "the boots' maxima, and a `.min` row the median of their minima.", '',
         'Times are guest time. Under -icount, guest time counts executed',
         'instructions (1 ns each) and the vCPUs take turns on one host thread:',
         'figures repeat from boot to boot, but several queuers on several vCPUs',
@@ -375,15 +406,15 @@ def do_report():
     with open(path) as f:
         meta = json.load(f)
     meta['sides'] = [tuple(x) for x in meta['sides']]
-    values, hists, units = load(meta)
+    values, hists, units, flags = load(meta)
     rows = summarize(meta, values, units)
     plots = plot_all(meta, values, hists)
     with open(os.path.join(OUT, 'report.md'), 'w') as f:
-        f.write(report(meta, rows, plots))
+        f.write(report(meta, rows, plots, flags))
     (la, ka), (lb, kb) = meta['sides']
     summary = {'a': {'label': la, 'kernel': ka}, 'b': {'label': lb, 'kernel': kb},
                'clock': meta['clock'], 'scale': meta['scale'],
-               'rounds': meta['rounds'], 'metrics': [
+               'rounds': meta['rounds'], 'flags': flags, 'metrics': [
                    {'name': r['name'], 'unit': r['unit'],
                     'stock' if ka == 'stock' else la: r['a'],
                     'rework' if kb == 'rework' else lb: r['b'],

@@ -152,17 +152,20 @@ def parse_ktap(text):
 
 def parse_module_run(text):
     """One result per load-module scenario of the tiny run: it began,
-    finished without failing and printed well-formed results."""
+    finished without failing or timing out in a wait (NAME.timeouts),
+    and printed well-formed results."""
     results = []
     bad_json = [line for line in text.splitlines() if 'TWQ-RESULT ' in line
                 and not _json_ok(line.split('TWQ-RESULT ', 1)[1])]
     for name in TWQ_SCENARIOS:
         begun = f'TWQ-BEGIN {name} ' in text
         done = [line for line in text.splitlines() if f'TWQ-DONE {name} ' in line]
-        ok = begun and done and '(failed)' not in done[0]
+        timeouts = [line for line in text.splitlines()
+                    if f'"name":"{name}.timeouts"' in line]
+        ok = begun and done and '(failed)' not in done[0] and not timeouts
         results.append({'name': f'module: {name} scenario (tiny run)',
                         'status': 'PASS' if ok else 'FAIL',
-                        'detail': done[:1] or ['did not finish']})
+                        'detail': timeouts[:1] + done[:1] or ['did not finish']})
     results.append({'name': 'module: results are well-formed JSON',
                     'status': 'FAIL' if bad_json else 'PASS',
                     'detail': bad_json[:5]})
