@@ -215,7 +215,8 @@ HEADLINE = [
     (r'latency\.\w+\.hogs\d\.(p50|p99|max)$', 'dispatch latency'),
     (r'throughput\.\w+\.q\d\.rate$', 'throughput'),
     (r'flush\.\w+\.p50$', 'flush cost'),
-    (r'delay\.\d+ms\.lateness\.(p50|p99)$', 'delayed-work lateness'),
+    (r'delay\.\d+ms\.(timer_)?lateness\.(p50|p99)$',
+     'delayed-work lateness, and a bare timer_list\'s beside it'),
     (r'inversion\.flush_time$', 'priority inversion on flush'),
     (r'footprint\.(boot|after_idle)\.\w+$', 'footprint'),
 ]

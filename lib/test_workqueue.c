@@ -19,9 +19,11 @@
  *   throughput  items per second and queue_work() cost by path (item
  *               active or left inactive), 1/2/4 queuers, each queuing
  *               batches and woken by the last item of each
- *   flush       cost of flush_work(), flush_workqueue() and
+ *   flush       cost of flush_work(), flush_workqueue() (the wait, and
+ *               the round trip from before queueing) and
  *               schedule_on_each_cpu()
- *   delay       lateness of delayed work, 1 to 100 ms
+ *   delay       lateness of delayed work, 1 to 100 ms, beside a bare
+ *               timer_list's, queued at random phases of the tick
  *   inversion   a nice-0 task flushing nice-19 CPU-bound items beside
  *               nice-0 hogs: time to completion
  *   footprint   kworkers, kernel stacks and unreclaimable slab, after boot,
@@ -1394,58 +1396,92 @@ static void twq_nop_fn(struct work_struct *work)
  * of one kernel settled on either pattern (3.0 or 4.3 us per flush), on
  * stock as on the rework.
  */
+/*
+ * @n rounds of queueing @w on @cpu and waiting for it with flush_work()
+ * (or flush_workqueue() if @whole): flush.NAME times the wait alone,
+ * from after queue_work_on() returned; flush.queue_NAME the round trip
+ * from before it (queueing, the item running on the other CPU, the
+ * flusher woken).
+ */
+static int twq_flush_rounds(struct workqueue_struct *wq, struct work_struct *w,
+			    unsigned int cpu, unsigned int n, bool whole,
+			    const char *name)
+{
+	struct twq_samples wait, round;
+	char full[40];
+	unsigned int i;
+
+	if (twq_samples_init(&wait, n))
+		return -ENOMEM;
+	if (twq_samples_init(&round, n)) {
+		twq_samples_free(&wait);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		u64 tq = ktime_get_ns(), t0, t1;
+
+		queue_work_on(cpu, wq, w);
+		t0 = ktime_get_ns();
+		if (whole)
+			flush_workqueue(wq);
+		else
+			flush_work(w);
+		t1 = ktime_get_ns();
+		twq_sample(&wait, t1 - t0);
+		twq_sample(&round, t1 - tq);
+	}
+	snprintf(full, sizeof(full), "flush.%s", name);
+	twq_emit_stats(&wait, "ns", full);
+	snprintf(full, sizeof(full), "flush.queue_%s", name);
+	twq_emit_stats(&round, "ns", full);
+	twq_samples_free(&wait);
+	twq_samples_free(&round);
+	return 0;
+}
+
 static int twq_scenario_flush(const struct twq_scale *sc)
 {
 	struct workqueue_struct *wq = alloc_workqueue("twq_flush", 0, 0);
-	struct twq_samples s;
 	struct work_struct w;
-	unsigned int i, cpu;
-	u64 t0;
+	unsigned int cpu;
+	int ret;
 
-	if (!wq || twq_samples_init(&s, sc->flush_n)) {
-		if (wq)
-			destroy_workqueue(wq);
+	if (!wq)
 		return -ENOMEM;
-	}
 	INIT_WORK_ONSTACK(&w, twq_nop_fn);
 	/* the flusher stays on its CPU; the item goes to another one */
 	migrate_disable();
 	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
 	if (cpu >= nr_cpu_ids)
 		cpu = raw_smp_processor_id();
-	for (i = 0; i < sc->flush_n; i++) {
-		queue_work_on(cpu, wq, &w);
-		t0 = ktime_get_ns();
-		flush_work(&w);
-		twq_sample(&s, ktime_get_ns() - t0);
-	}
-	twq_emit_stats(&s, "ns", "flush.flush_work");
-
-	atomic_set(&s.next, 0);
-	for (i = 0; i < sc->flush_n; i++) {
-		queue_work_on(cpu, wq, &w);
-		t0 = ktime_get_ns();
-		flush_workqueue(wq);
-		twq_sample(&s, ktime_get_ns() - t0);
-	}
+	ret = twq_flush_rounds(wq, &w, cpu, sc->flush_n, false, "flush_work");
+	if (!ret)
+		ret = twq_flush_rounds(wq, &w, cpu, sc->flush_n, true,
+				       "flush_workqueue");
 	migrate_enable();
-	twq_emit_stats(&s, "ns", "flush.flush_workqueue");
 	destroy_work_on_stack(&w);
 
 #if IS_BUILTIN(CONFIG_TEST_WORKQUEUE)
-	atomic_set(&s.next, 0);
-	for (i = 0; i < max(sc->flush_n / 4, 1U); i++) {
-		t0 = ktime_get_ns();
-		schedule_on_each_cpu(twq_nop_fn);
-		twq_sample(&s, ktime_get_ns() - t0);
+	if (!ret) {
+		struct twq_samples s;
+		unsigned int i, n = max(sc->flush_n / 4, 1U);
+
+		ret = twq_samples_init(&s, n);
+		for (i = 0; !ret && i < n; i++) {
+			u64 t0 = ktime_get_ns();
+
+			schedule_on_each_cpu(twq_nop_fn);
+			twq_sample(&s, ktime_get_ns() - t0);
+		}
+		if (!ret)
+			twq_emit_stats(&s, "ns", "flush.schedule_on_each_cpu");
+		twq_samples_free(&s);
 	}
-	twq_emit_stats(&s, "ns", "flush.schedule_on_each_cpu");
 #else
 	pr_info("flush: schedule_on_each_cpu() is not exported; built in only\n");
 #endif
-	twq_samples_free(&s);
 	destroy_workqueue(wq);
-	return 0;
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1454,12 +1490,22 @@ static int twq_scenario_flush(const struct twq_scale *sc)
 
 static const unsigned int twq_delays_ms[] = { 1, 2, 5, 10, 50, 100 };
 
+/*
+ * One delay, served in turn by delayed work and by a bare timer_list with
+ * the same expiry (add_timer_global(), as queue_delayed_work() arms its
+ * timer): the timer's lateness is the timer wheel's share, the rest is
+ * the workqueue's.  Each is queued at a random phase of the tick: queued
+ * right after a tick every time, both would measure the wheel at one
+ * fixed phase.
+ */
 struct twq_delay_item {
 	struct delayed_work dwork;
+	struct timer_list timer;
 	struct workqueue_struct *wq;
 	unsigned int ms, n;
 	u64 due_ns;
 	struct twq_samples late;
+	struct twq_samples timer_late;
 	struct completion done;
 };
 
@@ -1472,22 +1518,51 @@ static void twq_delay_fn(struct work_struct *work)
 	complete(&d->done);
 }
 
-/* One delay: queue, wait for the item, repeat. */
+static void twq_delay_timer_fn(struct timer_list *t)
+{
+	struct twq_delay_item *d = from_timer(d, t, timer);
+
+	twq_sample(&d->timer_late, (s64)(ktime_get_ns() - d->due_ns));
+	complete(&d->done);
+}
+
+/* Sleep a random time of up to two ticks: the next start has any phase. */
+static void twq_delay_random_phase(void)
+{
+	unsigned int us = 100 + get_random_u32_below(2 * jiffies_to_usecs(1));
+
+	usleep_range(us, us + 10);
+}
+
+/* Start one wait of @d's delay (by the timer if @timer) and wait for it. */
+static bool twq_delay_once(struct twq_delay_item *d, bool timer)
+{
+	unsigned long delay = msecs_to_jiffies(d->ms);
+
+	twq_delay_random_phase();
+	reinit_completion(&d->done);
+	d->due_ns = ktime_get_ns() + (u64)d->ms * NSEC_PER_MSEC;
+	if (timer) {
+		d->timer.expires = jiffies + delay;
+		add_timer_global(&d->timer);
+	} else {
+		queue_delayed_work(d->wq, &d->dwork, delay);
+	}
+	if (wait_for_completion_timeout(&d->done, TWQ_WAIT))
+		return true;
+	twq_timed_out();
+	return false;
+}
+
+/* One delay: delayed work, then the bare timer, repeated. */
 static int twq_delay_thread(void *data)
 {
 	struct twq_delay_item *d = data;
 	unsigned int i;
 
-	for (i = 0; i < d->n; i++) {
-		reinit_completion(&d->done);
-		d->due_ns = ktime_get_ns() + (u64)d->ms * NSEC_PER_MSEC;
-		queue_delayed_work(d->wq, &d->dwork, msecs_to_jiffies(d->ms));
-		if (!wait_for_completion_timeout(&d->done, TWQ_WAIT)) {
-			twq_timed_out();
+	for (i = 0; i < d->n; i++)
+		if (!twq_delay_once(d, false) || !twq_delay_once(d, true))
 			break;
-		}
-		usleep_range(100, 1000);
-	}
 	return 0;
 }
 
@@ -1504,15 +1579,20 @@ static int twq_scenario_delay(const struct twq_scale *sc)
 	wq = alloc_workqueue("twq_delay", 0, 0);
 	if (!ds || !wq || twq_threads_init(&ts, ARRAY_SIZE(twq_delays_ms)))
 		goto out;
+	/* all set up first: the cleanup cancels every one of them */
+	for (i = 0; i < ARRAY_SIZE(twq_delays_ms); i++) {
+		INIT_DELAYED_WORK(&ds[i].dwork, twq_delay_fn);
+		timer_setup(&ds[i].timer, twq_delay_timer_fn, 0);
+	}
 	for (i = 0; i < ARRAY_SIZE(twq_delays_ms); i++) {
 		struct twq_delay_item *d = &ds[i];
 
-		INIT_DELAYED_WORK(&d->dwork, twq_delay_fn);
 		init_completion(&d->done);
 		d->wq = wq;
 		d->ms = twq_delays_ms[i];
 		d->n = sc->delay_n;
-		if (twq_samples_init(&d->late, d->n))
+		if (twq_samples_init(&d->late, d->n) ||
+		    twq_samples_init(&d->timer_late, d->n))
 			goto out_threads;
 		twq_thread_start(&ts, twq_delay_thread, d, -1, 0, "twq_delay");
 	}
@@ -1520,13 +1600,18 @@ static int twq_scenario_delay(const struct twq_scale *sc)
 	for (i = 0; i < ARRAY_SIZE(twq_delays_ms); i++) {
 		snprintf(name, sizeof(name), "delay.%ums.lateness", twq_delays_ms[i]);
 		twq_emit_stats(&ds[i].late, "ns", name);
+		snprintf(name, sizeof(name), "delay.%ums.timer_lateness",
+			 twq_delays_ms[i]);
+		twq_emit_stats(&ds[i].timer_late, "ns", name);
 	}
 	ret = 0;
 out_threads:
 	twq_threads_stop(&ts);
 	for (i = 0; i < ARRAY_SIZE(twq_delays_ms); i++) {
 		cancel_delayed_work_sync(&ds[i].dwork);
+		timer_shutdown_sync(&ds[i].timer);
 		twq_samples_free(&ds[i].late);
+		twq_samples_free(&ds[i].timer_late);
 	}
 out:
 	if (wq)
