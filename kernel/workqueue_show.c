@@ -597,47 +597,50 @@ static void show_stalled_pools_hogs(void)
 	rcu_read_unlock();
 }
 
+/* Whether @pool has had items waiting, and no progress, for @period. */
+static bool pool_is_stuck(struct worker_pool *pool, unsigned long period)
+{
+	if (list_empty(&pool->worklist))
+		return false;
+	/* a guest the host stopped looks stalled: that is no stall */
+	kvm_check_and_clear_guest_paused();
+	return time_after(jiffies, pool_excused_since(pool) + period);
+}
+
 /*
- * Each pool with items waiting and no progress for the threshold is
- * reported, then (as 6.12 does) the dump of all busy workqueues, then
- * the stacks of the workers running on stuck per-CPU pools: a per-CPU
- * pool is stuck behind what runs there.
+ * Every stuck pool is reported, then (as 6.12 does) the dump of all busy
+ * workqueues, then the stacks of the workers running on stuck per-CPU
+ * pools: such a pool is stuck behind what runs there.
  */
 static void wq_watchdog_timer_fn(struct timer_list *unused)
 {
-	unsigned long thresh = READ_ONCE(wq_watchdog_thresh) * HZ;
-	bool stalled = false, cpu_stalled = false;
+	unsigned long period = READ_ONCE(wq_watchdog_thresh) * HZ;
+	bool any = false, cpu_bound = false;
 	struct worker_pool *pool;
-	int pi;
+	int id;
 
-	if (!thresh)
+	if (!period)
 		return;
-	rcu_read_lock();
-	for_each_pool(pool, pi) {
-		unsigned long since;
+	scoped_guard(rcu) {
+		for_each_pool(pool, id) {
+			bool stuck = pool_is_stuck(pool, period);
 
-		pool->cpu_stall = false;
-		if (list_empty(&pool->worklist))
-			continue;
-		/* a guest the host stopped looks stalled: that is no stall */
-		kvm_check_and_clear_guest_paused();
-		since = pool_excused_since(pool);
-		if (time_after(jiffies, since + thresh)) {
-			pool->cpu_stall = pool->cpu >= 0 && !(pool->flags & POOL_BH);
-			cpu_stalled |= pool->cpu_stall;
-			stalled = true;
-			report_stall(pool);
+			pool->cpu_stall = stuck && pool->cpu >= 0 &&
+					  !(pool->flags & POOL_BH);
+			cpu_bound |= pool->cpu_stall;
+			any |= stuck;
+			if (stuck)
+				report_stall(pool);
 		}
 	}
-	rcu_read_unlock();
-	if (stalled)
+	if (any)
 		show_all_workqueues();
-	if (cpu_stalled)
+	if (cpu_bound)
 		show_stalled_pools_hogs();
-	if (stalled && wq_panic_on_stall && ++wq_stall_count >= wq_panic_on_stall)
+	if (any && wq_panic_on_stall && ++wq_stall_count >= wq_panic_on_stall)
 		panic("workqueue: %u stall(s)", wq_stall_count);
 	wq_watchdog_touch_all();
-	mod_timer(&wq_watchdog_timer, jiffies + thresh);
+	mod_timer(&wq_watchdog_timer, jiffies + period);
 }
 
 /* End the current period; start one of @thresh seconds unless it is 0. */
