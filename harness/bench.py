@@ -198,12 +198,22 @@ def summarize(meta, values, units):
     return rows
 
 
-def fmt(v, unit):
+def fmt(v, unit, icount=False):
+    """V in UNIT as the report prints it.  Under -icount a guest
+    nanosecond is an instruction retired by the vCPUs: times print as
+    instruction counts (k, M, G) and rates per 10^9 of them."""
+    if unit == 'ns' and icount:
+        for div, u in ((1e9, 'G'), (1e6, 'M'), (1e3, 'k')):
+            if abs(v) >= div:
+                return f'{v / div:.3g} {u}insn'
+        return f'{v:.0f} insn'
     if unit == 'ns':
         for div, u in ((1e9, 's'), (1e6, 'ms'), (1e3, 'us')):
             if abs(v) >= div:
                 return f'{v / div:.3g} {u}'
         return f'{v:.0f} ns'
+    if unit == 'items/s' and icount:
+        return f'{v:.0f}/Ginsn'
     if isinstance(v, float) and not v.is_integer():
         return f'{v:.4g}'
     return f'{v:.0f}'
@@ -229,12 +239,12 @@ def table(rows, meta, pattern=None):
     for r in rows:
         if pattern and not re.search(pattern, r['name']):
             continue
-        u = r['unit']
+        u, ic = r['unit'], meta['clock'] == 'icount'
         ratio = f'{r["ratio"]:.3f}' if r['ratio'] is not None else '-'
-        out.append(f'| {r["name"]} | {fmt(r["a"]["median"], u)} '
-                   f'({fmt(r["a"]["min"], u)}-{fmt(r["a"]["max"], u)}) | '
-                   f'{fmt(r["b"]["median"], u)} ({fmt(r["b"]["min"], u)}-'
-                   f'{fmt(r["b"]["max"], u)}) | {ratio} | '
+        out.append(f'| {r["name"]} | {fmt(r["a"]["median"], u, ic)} '
+                   f'({fmt(r["a"]["min"], u, ic)}-{fmt(r["a"]["max"], u, ic)}) | '
+                   f'{fmt(r["b"]["median"], u, ic)} ({fmt(r["b"]["min"], u, ic)}-'
+                   f'{fmt(r["b"]["max"], u, ic)}) | {ratio} | '
                    f'{r["a"]["n"]}/{r["b"]["n"]} |')
     return '\n'.join(out)
 
@@ -269,12 +279,25 @@ def report(meta, rows, plots, flags=()):
         'a ratio inside both spreads is noise. Within a boot, p50/p99/p999 are',
         'nearest-rank percentiles of its samples; a `.max` row is the median of',
         "the boots' maxima, and a `.min` row the median of their minima.", '',
-        'Times are guest time. Under -icount, guest time counts executed',
-        'instructions (1 ns each) and the vCPUs take turns on one host thread:',
-        'figures repeat from boot to boot, but several queuers on several vCPUs',
-        'do not run in parallel, so throughput with more queuers measures',
-        'overhead, not scaling (CLOCK=mttcg runs the vCPUs in parallel, on the',
-        "host's clock, with more noise).", '',
+        ]
+    if meta['clock'] == 'icount':
+        lines += [
+            'Units. Under -icount the guest clock counts the instructions the',
+            'vCPUs retire (one per nanosecond, idle time skipped), so times are',
+            'printed as instruction counts (insn, kinsn, Minsn, Ginsn) and rates',
+            'per 10^9 instructions (/Ginsn). The guest reads that clock through',
+            'its HPET, in steps of 10: a figure under a microsecond moves by 10',
+            'instructions or not at all. The vCPUs take turns on one host thread:',
+            'figures repeat from boot to boot, but several queuers on several',
+            'vCPUs do not run in parallel, so throughput with more queuers',
+            'measures overhead, not scaling (CLOCK=mttcg runs the vCPUs in',
+            "parallel, on the host's clock, with more noise).", '']
+    else:
+        lines += [
+            "Units. Under mttcg times are the guest's clock, which follows the",
+            "host's: wall time of a guest whose 4 vCPUs share 2 host CPUs with",
+            'everything else on the host; spreads are wider than under -icount.', '']
+    lines += [
         '## Headline figures', '']
     for pattern, title in HEADLINE:
         lines += [f'### {title}', '', table(rows, meta, pattern), '']
