@@ -232,6 +232,14 @@ HEADLINE = [
 ]
 
 
+def beyond_spreads(r):
+    """Whether each side's median lies outside the other side's min-max:
+    a difference that the boot-to-boot spread of neither kernel covers."""
+    a, b = r['a'], r['b']
+    return (not a['min'] <= b['median'] <= a['max'] and
+            not b['min'] <= a['median'] <= b['max'])
+
+
 def table(rows, meta, pattern=None):
     (la, ka), (lb, kb) = meta['sides']
     out = [f'| metric | {la} median (min-max) | {lb} median (min-max) | {lb}/{la} | n |',
@@ -241,6 +249,8 @@ def table(rows, meta, pattern=None):
             continue
         u, ic = r['unit'], meta['clock'] == 'icount'
         ratio = f'{r["ratio"]:.3f}' if r['ratio'] is not None else '-'
+        if beyond_spreads(r):
+            ratio = f'**{ratio}**'
         out.append(f'| {r["name"]} | {fmt(r["a"]["median"], u, ic)} '
                    f'({fmt(r["a"]["min"], u, ic)}-{fmt(r["a"]["max"], u, ic)}) | '
                    f'{fmt(r["b"]["median"], u, ic)} ({fmt(r["b"]["min"], u, ic)}-'
@@ -276,9 +286,11 @@ def report(meta, rows, plots, flags=()):
         f'brackets; the ratio column is the ratio of the medians, {lb}/{la}: below',
         '1 means smaller (for times: faster; for rates: slower); n is the',
         'number of boots behind each median. Compare a ratio with the spreads:',
-        'a ratio inside both spreads is noise. Within a boot, p50/p99/p999 are',
-        'nearest-rank percentiles of its samples; a `.max` row is the median of',
-        "the boots' maxima, and a `.min` row the median of their minima.", '',
+        'a ratio inside both spreads is noise; a ratio in **bold** lies outside',
+        "both (each median is outside the other kernel's min-max). Within a",
+        'boot, p50/p99/p999 are nearest-rank percentiles of its samples; a',
+        "`.max` row is the median of the boots' maxima, and a `.min` row the",
+        'median of their minima.', '',
         ]
     if meta['clock'] == 'icount':
         lines += [
