@@ -69,6 +69,7 @@
 #include <linux/mutex.h>
 #include <linux/prandom.h>
 #include <linux/random.h>
+#include <linux/sched/cputime.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -77,6 +78,7 @@
 #include <linux/vmstat.h>
 #include <linux/wait_bit.h>
 #include <linux/workqueue.h>
+#include <trace/events/workqueue.h>
 
 #define TWQ_TAG			"TWQ-RESULT "
 #define TWQ_HIST_PER_LINE	24
@@ -96,6 +98,7 @@ static DEFINE_MUTEX(twq_mutex);		/* one debugfs command at a time */
  * @flush_n: calls per flush measurement
  * @delay_n: samples per delay
  * @inv_chunks: CPU-bound chunks of the inversion scenario
+ * @inv_repeats: repeats of each inversion measurement per run
  */
 struct twq_scale {
 	const char *name;
@@ -108,12 +111,13 @@ struct twq_scale {
 	unsigned int flush_n;
 	unsigned int delay_n;
 	unsigned int inv_chunks;
+	unsigned int inv_repeats;
 };
 
 static const struct twq_scale twq_scales[] = {
-	{ "tiny", 100, 200000, 0x21, 1, 20, 500, 20, 2, 2 },
-	{ "quick", 1500, 60000000, 0x3f, 1, 600, 50000, 200, 100, 16 },
-	{ "full", 6000, 240000000, 0x3f, 3, 2000, 200000, 1000, 400, 32 },
+	{ "tiny", 100, 200000, 0x21, 1, 20, 500, 20, 2, 2, 2 },
+	{ "quick", 1500, 60000000, 0x3f, 3, 600, 50000, 200, 100, 16, 40 },
+	{ "full", 6000, 240000000, 0x3f, 3, 2000, 200000, 1000, 400, 32, 80 },
 };
 
 /* ------------------------------------------------------------------ */
@@ -380,6 +384,61 @@ static int twq_nth_online_cpu(unsigned int i)
 	return cpumask_nth(i % num_online_cpus(), cpu_online_mask);
 }
 
+/*
+ * CPU work of a fixed size: rounds of a xorshift, a few instructions each.
+ * Scenarios burn CPU with it rather than with udelay(): under -icount a
+ * delay loop yields its vCPU at every PAUSE, waits for the other vCPUs'
+ * turns and lasts far longer than asked (a 50 us udelay() beside busy
+ * vCPUs took 2.5 ms), by an amount that varies from boot to boot; a fixed
+ * loop costs the same instructions every time.  twq_spin_per_us, measured
+ * once at load with the machine quiet, converts microseconds of burn into
+ * rounds: under -icount that is a microsecond of instructions.
+ */
+static unsigned long twq_spin_per_us = 100;
+static u64 twq_spin_sink;
+
+static noinline u64 twq_spin(u64 x, unsigned long rounds)
+{
+	x |= 1;
+	while (rounds--) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+	}
+	return x;
+}
+
+static void __init twq_spin_calibrate(void)
+{
+	unsigned long best = ULONG_MAX, i;
+	const unsigned long rounds = 100000;
+
+	for (i = 0; i < 5; i++) {
+		u64 t0 = ktime_get_ns();
+
+		WRITE_ONCE(twq_spin_sink, twq_spin(t0, rounds));
+		best = min_t(unsigned long, best, ktime_get_ns() - t0);
+	}
+	twq_spin_per_us = max(1UL, rounds * NSEC_PER_USEC / max(best, 1UL));
+	pr_info("burns: %lu rounds of the spin loop per microsecond\n",
+		twq_spin_per_us);
+}
+
+/* Burn @us microseconds' worth of CPU work, preemptible between slices. */
+static void twq_burn_us(unsigned int us)
+{
+	u64 x = current->pid;
+
+	while (us) {
+		unsigned int step = min(us, 100U);
+
+		x = twq_spin(x, step * twq_spin_per_us);
+		us -= step;
+		cond_resched();
+	}
+	WRITE_ONCE(twq_spin_sink, x);
+}
+
 /* A nice-0 CPU hog: spins until stopped, yielding only when asked to. */
 static int twq_hog_fn(void *data)
 {
@@ -390,8 +449,27 @@ static int twq_hog_fn(void *data)
 	return 0;
 }
 
+/*
+ * The same without PAUSE: cpu_relax() makes QEMU end the translation block
+ * and, under -icount, pass to the next vCPU, so a vCPU full of PAUSE hogs
+ * runs several times slower on the host.  For scenarios that run long
+ * beside hogs and do not time single wakeups.
+ */
+static int twq_spin_hog_fn(void *data)
+{
+	u64 x = current->pid;
+
+	while (!kthread_should_stop()) {
+		x = twq_spin(x, 1000);
+		cond_resched();
+	}
+	WRITE_ONCE(twq_spin_sink, x);
+	return 0;
+}
+
 /* Start @per_cpu hogs on every online CPU (stopped with kthread_stop()). */
-static int twq_hogs_start(struct twq_threads *ts, unsigned int per_cpu)
+static int twq_hogs_start(struct twq_threads *ts, unsigned int per_cpu,
+			  int (*fn)(void *data))
 {
 	unsigned int cpu, i;
 	int ret;
@@ -403,7 +481,7 @@ static int twq_hogs_start(struct twq_threads *ts, unsigned int per_cpu)
 		for (i = 0; i < per_cpu; i++) {
 			struct task_struct *t;
 
-			t = kthread_create_on_cpu(twq_hog_fn, NULL, cpu, "twq_hog/%u");
+			t = kthread_create_on_cpu(fn, NULL, cpu, "twq_hog/%u");
 			if (IS_ERR(t))
 				return PTR_ERR(t);
 			get_task_struct(t);
@@ -414,6 +492,52 @@ static int twq_hogs_start(struct twq_threads *ts, unsigned int per_cpu)
 	}
 	return 0;
 }
+
+/*
+ * CPU time @t has run, including the current slice when @t is running.
+ * As a module only what the scheduler last accounted (task_sched_runtime()
+ * is not exported): up to a tick short.
+ */
+static u64 twq_task_cpu_ns(struct task_struct *t)
+{
+#if IS_BUILTIN(CONFIG_TEST_WORKQUEUE)
+	return task_sched_runtime(t);
+#else
+	return t->se.sum_exec_runtime;
+#endif
+}
+
+/*
+ * item_tax=N (built in: test_workqueue.item_tax=N on the command line):
+ * every item any worker starts costs N more rounds of the spin loop, spent
+ * outside the item's function by a probe on the workqueue_execute_start
+ * tracepoint.
+ * It stands for a workqueue that costs more per item, identically on
+ * either kernel, so that a bench run with it on one side shows which rows
+ * move when the workqueue's cost moves.  Built in only: the tracepoint is
+ * not exported to modules.
+ */
+#if IS_BUILTIN(CONFIG_TEST_WORKQUEUE)
+static unsigned int twq_item_tax;
+module_param_named(item_tax, twq_item_tax, uint, 0444);
+
+static void twq_tax_probe(void *data, struct work_struct *work)
+{
+	WRITE_ONCE(twq_spin_sink, twq_spin((unsigned long)work, twq_item_tax));
+}
+
+static void twq_tax_start(void)
+{
+	if (twq_item_tax &&
+	    !WARN_ON_ONCE(register_trace_workqueue_execute_start(twq_tax_probe, NULL)))
+		pr_info("every item costs %u spin rounds more (item_tax)\n",
+			twq_item_tax);
+}
+#else
+static void twq_tax_start(void)
+{
+}
+#endif
 
 static unsigned int twq_count_kworkers(void)
 {
@@ -753,6 +877,7 @@ struct twq_pw_work {
 	struct rnd_state rnd;
 	unsigned int cycles_left;
 	unsigned int cycles_done;
+	u64 cpu_ns;
 	u64 start_ns;
 	u64 end_ns;
 	atomic_t *remaining;
@@ -764,14 +889,16 @@ static void twq_pw_fn(struct work_struct *work)
 					     struct twq_pw_work, dwork);
 	const struct twq_pw_class *c = w->cls;
 	unsigned int sleep, part, delay;
+	u64 cpu0 = twq_task_cpu_ns(current);
 
 	sleep = c->mean_sleep_ms * (prandom_u32_state(&w->rnd) % 200) / 100;
 	part = sleep * (prandom_u32_state(&w->rnd) % 100) / 100;
 	msleep(part);
-	udelay(w->burn_us);
+	twq_burn_us(w->burn_us);
 	msleep(sleep - part);
 
 	w->cycles_done++;
+	w->cpu_ns += twq_task_cpu_ns(current) - cpu0;
 	if (--w->cycles_left) {
 		delay = c->mean_resched_ms * (prandom_u32_state(&w->rnd) % 200) / 100;
 		queue_delayed_work(w->wq, &w->dwork, msecs_to_jiffies(delay));
@@ -782,28 +909,36 @@ static void twq_pw_fn(struct work_struct *work)
 		wake_up_var(w->remaining);
 }
 
-/* The competing job: a fixed number of loop iterations per CPU. */
+/*
+ * The competing job: a fixed number of loop iterations per CPU.  What the
+ * workqueue costs the job is the time its CPU spent on something else
+ * while the job ran: the job thread's wall time minus its own CPU time.
+ * Under -icount the job's own share is a fixed instruction count, so all
+ * of the difference between two kernels is in that steal.
+ */
 struct twq_job {
 	unsigned long loops;
 	u64 seed;
 	u64 end_ns;
+	u64 wall_ns;
+	u64 cpu_ns;
 };
 
 static int twq_job_fn(void *data)
 {
 	struct twq_job *j = data;
-	u64 x = j->seed | 1;
-	unsigned long i;
+	u64 t0 = ktime_get_ns(), cpu0 = twq_task_cpu_ns(current);
+	u64 x = j->seed;
+	unsigned long done;
 
-	for (i = 0; i < j->loops; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		if (!(i & 0xffff))
-			cond_resched();
+	for (done = 0; done < j->loops; done += 0x10000) {
+		x = twq_spin(x, min(j->loops - done, 0x10000UL));
+		cond_resched();
 	}
 	WRITE_ONCE(j->seed, x);
+	j->cpu_ns = twq_task_cpu_ns(current) - cpu0;
 	j->end_ns = ktime_get_ns();
+	j->wall_ns = j->end_ns - t0;
 	return 0;
 }
 
@@ -881,7 +1016,7 @@ static void twq_pw_report(struct twq_pw_run *r, const char *tag, u64 start)
 
 	for (c = 0; c < ARRAY_SIZE(twq_pw_classes); c++) {
 		const struct twq_pw_class *cls = &twq_pw_classes[c];
-		u64 cycles = 0, last = 0;
+		u64 cycles = 0, last = 0, cpu = 0;
 		bool any = false;
 
 		for (i = 0; i < r->nr_works; i++) {
@@ -889,11 +1024,13 @@ static void twq_pw_report(struct twq_pw_run *r, const char *tag, u64 start)
 				continue;
 			any = true;
 			cycles += r->works[i].cycles_done;
+			cpu += r->works[i].cpu_ns;
 			last = max(last, r->works[i].end_ns);
 		}
 		if (!any)
 			continue;
 		twq_emit("count", cycles, "perfwq.%s.%s.cycles", tag, cls->name);
+		twq_emit("ns", cpu, "perfwq.%s.%s.item_cpu", tag, cls->name);
 		twq_emit("ns", last > start ? last - start : 0, "perfwq.%s.%s.time",
 			 tag, cls->name);
 	}
@@ -906,7 +1043,7 @@ static int twq_pw_workload(const struct twq_scale *sc, unsigned int wl, bool bur
 	struct twq_threads ts;
 	struct twq_pw_run r;
 	struct twq_peak pk;
-	u64 start, ctx0, job_end = 0;
+	u64 start, ctx0, job_end = 0, steal = 0;
 	char tag[16];
 	unsigned int i, cpu;
 	int ret;
@@ -937,10 +1074,13 @@ static int twq_pw_workload(const struct twq_scale *sc, unsigned int wl, bool bur
 		twq_emit("count", atomic_read(&r.remaining), "perfwq.%s.unfinished", tag);
 	if (!twq_threads_wait(&ts))
 		twq_emit("count", 1, "perfwq.%s.job_unfinished", tag);
-	for_each_online_cpu(cpu)
+	for_each_online_cpu(cpu) {
 		job_end = max(job_end, jobs[cpu].end_ns);
+		steal += jobs[cpu].wall_ns - min(jobs[cpu].cpu_ns, jobs[cpu].wall_ns);
+	}
 
 	twq_emit("ns", job_end - start, "perfwq.%s.job_time", tag);
+	twq_emit("ns", steal, "perfwq.%s.job_steal", tag);
 	twq_pw_report(&r, tag, start);
 	twq_emit("count", twq_peak_stop(&pk), "perfwq.%s.peak_kworkers", tag);
 	twq_emit("count", twq_context_switches() - ctx0, "perfwq.%s.context_switches", tag);
@@ -952,11 +1092,41 @@ out:
 	return ret;
 }
 
+/*
+ * What the job threads of a workload cost on their own: a sixteenth of one
+ * job's loop timed with interrupts off, the least of four tries, scaled to
+ * the whole loop and to every online CPU.  Under -icount the clock counts
+ * the instructions of all vCPUs, and with this CPU's interrupts off the
+ * others can only add to the loop's own (the tries still differ by a few
+ * hundredths of a percent from boot to boot).  The harness takes the least
+ * of all boots as the job's own instructions: a workload's job_time minus
+ * that is what ran outside the job while it ran (job_outside in the
+ * report): the items' burns, the workqueue's own work, ticks, scheduling.
+ */
+static u64 twq_job_alone_ns(const struct twq_scale *sc)
+{
+	u64 best = U64_MAX, t0, t1;
+	unsigned long flags;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		local_irq_save(flags);
+		t0 = ktime_get_ns();
+		WRITE_ONCE(twq_spin_sink, twq_spin(t0, sc->perfwq_job_loops / 16));
+		t1 = ktime_get_ns();
+		local_irq_restore(flags);
+		best = min(best, t1 - t0);
+		cond_resched();
+	}
+	return best * 16 * num_online_cpus();
+}
+
 static int twq_scenario_perfwq(const struct twq_scale *sc)
 {
 	unsigned int wl, b;
 	int ret = 0;
 
+	twq_emit("ns", twq_job_alone_ns(sc), "perfwq.job_alone");
 	for (b = 0; b < 2 && !ret; b++) {
 		if (!(sc->burns & BIT(b)))
 			continue;
@@ -1180,7 +1350,7 @@ static int twq_lat_run(const struct twq_scale *sc, enum twq_kind kind,
 	if (!ret)
 		ret = twq_threads_init(&ts, nq);
 	if (!ret)
-		ret = twq_hogs_start(&hog_ts, hogs);
+		ret = twq_hogs_start(&hog_ts, hogs, twq_hog_fn);
 	if (ret)
 		goto out_threads;
 
@@ -1624,60 +1794,229 @@ out:
 /* 9. inversion                                                        */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Seed 003's shape: a job split into CPU-bound chunks on an unbound
+ * workqueue whose workers run at nice 19, waited for by a nice-0 task
+ * beside one nice-0 hog per CPU: how long the waiter waits.  Two ways of
+ * waiting: flush_workqueue() (inversion.flush_time) and flush_work() on
+ * each chunk in queueing order (inversion.flush_work.flush_time).
+ *
+ * The waiter is a kthread pinned to the first online CPU, and the
+ * workqueue's pods are NUMA nodes, strictly: the chunks run on the CPUs of
+ * the waiter's node, the same ones every repeat (left to the scheduler,
+ * they ran on 2 to 4 CPUs from one repeat to the next).  The hogs run for
+ * TWQ_INV_SETTLE_MS before the first repeat, and one untimed round creates
+ * the workers that the timed ones then find idle, so a repeat does not
+ * depend on how fast a nice-19 manager creates workers beside the hogs.
+ * Each way repeats inv_repeats times per boot; its row is the mean of the
+ * repeats (with the boot's .p50, .min and .max), and .workers and .cpus
+ * give the median number of distinct workers and CPUs the chunks of a
+ * repeat ran on.
+ */
 #define TWQ_INV_CHUNK_US	2000
+#define TWQ_INV_SETTLE_MS	100
 
 #if IS_BUILTIN(CONFIG_TEST_WORKQUEUE)
-/* Burn @us of CPU without sleeping, in slices that let others preempt. */
-static void twq_burn_us(unsigned int us)
-{
-	while (us) {
-		unsigned int step = min(us, 500U);
+struct twq_inv_chunk {
+	struct work_struct work;
+	pid_t pid;
+	int cpu;
+};
 
-		udelay(step);
-		us -= step;
-		cond_resched();
-	}
-}
+/**
+ * struct twq_inv - one way of waiting for the chunks
+ * @name: the rows' name
+ * @wq: the nice-19 unbound workqueue
+ * @chunks: the chunks, @n of them
+ * @n: chunks per repeat
+ * @per_item: wait with flush_work() on each chunk, else flush_workqueue()
+ * @time_ns: the last repeat's wait
+ */
+struct twq_inv {
+	const char *name;
+	struct workqueue_struct *wq;
+	struct twq_inv_chunk *chunks;
+	unsigned int n;
+	bool per_item;
+	u64 time_ns;
+};
 
 static void twq_inv_fn(struct work_struct *work)
 {
+	struct twq_inv_chunk *c = container_of(work, struct twq_inv_chunk, work);
+
+	c->pid = current->pid;
+	c->cpu = raw_smp_processor_id();
 	twq_burn_us(TWQ_INV_CHUNK_US);
+}
+
+/* The waiter: queue every chunk, then wait for them in @inv's way. */
+static int twq_inv_waiter(void *data)
+{
+	struct twq_inv *inv = data;
+	unsigned int i;
+	u64 t0 = ktime_get_ns();
+
+	for (i = 0; i < inv->n; i++) {
+		INIT_WORK(&inv->chunks[i].work, twq_inv_fn);
+		queue_work(inv->wq, &inv->chunks[i].work);
+	}
+	if (inv->per_item) {
+		for (i = 0; i < inv->n; i++)
+			flush_work(&inv->chunks[i].work);
+	} else {
+		flush_workqueue(inv->wq);
+	}
+	inv->time_ns = ktime_get_ns() - t0;
+	return 0;
+}
+
+/* Distinct workers (by PID) and CPUs that ran the chunks of a repeat. */
+static void twq_inv_spread(struct twq_inv *inv, unsigned int *workers,
+			   unsigned int *cpus)
+{
+	struct cpumask seen_cpus;
+	unsigned int i, j;
+
+	cpumask_clear(&seen_cpus);
+	*workers = 0;
+	for (i = 0; i < inv->n; i++) {
+		for (j = 0; j < i && inv->chunks[j].pid != inv->chunks[i].pid; j++)
+			;
+		*workers += j == i;
+		if (inv->chunks[i].cpu >= 0 && inv->chunks[i].cpu < nr_cpu_ids)
+			cpumask_set_cpu(inv->chunks[i].cpu, &seen_cpus);
+	}
+	*cpus = cpumask_weight(&seen_cpus);
+}
+
+/* One repeat: the waiter on the first online CPU at nice 0. */
+static int twq_inv_once(struct twq_inv *inv)
+{
+	struct twq_threads ts;
+	int ret = twq_threads_init(&ts, 1);
+
+	if (!ret)
+		ret = twq_thread_start(&ts, twq_inv_waiter, inv,
+				       cpumask_first(cpu_online_mask), 0, "twq_inv/%u");
+	if (!ret && !twq_threads_wait(&ts))
+		ret = -ETIMEDOUT;
+	twq_threads_stop(&ts);
+	return ret;
+}
+
+/*
+ * Emit the repeats in @s: NAME is their mean (@mean) or median, with
+ * NAME.{n,p50,min,max}.
+ */
+static void twq_emit_repeats(struct twq_samples *s, const char *unit,
+			     const char *name, bool mean)
+{
+	unsigned int n = twq_samples_n(s), i;
+	s64 sum = 0;
+
+	twq_emit("count", n, "%s.n", name);
+	if (!n)
+		return;
+	sort(s->v, n, sizeof(*s->v), twq_cmp_s64, NULL);
+	for (i = 0; i < n; i++)
+		sum += s->v[i];
+	twq_emit(unit, mean ? div_s64(sum, n) : twq_percentile(s->v, n, 500),
+		 "%s", name);
+	if (mean)
+		twq_emit(unit, twq_percentile(s->v, n, 500), "%s.p50", name);
+	twq_emit(unit, s->v[0], "%s.min", name);
+	twq_emit(unit, s->v[n - 1], "%s.max", name);
+}
+
+static int twq_inv_run(const struct twq_scale *sc, struct twq_inv *inv)
+{
+	struct twq_samples t = {}, w = {}, c = {};
+	char name[64];
+	unsigned int i, workers, cpus;
+	int ret;
+
+	ret = twq_samples_init(&t, sc->inv_repeats) ?:
+	      twq_samples_init(&w, sc->inv_repeats) ?:
+	      twq_samples_init(&c, sc->inv_repeats);
+	for (i = 0; i < sc->inv_repeats && !ret; i++) {
+		ret = twq_inv_once(inv);
+		if (ret)
+			break;
+		twq_inv_spread(inv, &workers, &cpus);
+		twq_sample(&t, inv->time_ns);
+		twq_sample(&w, workers);
+		twq_sample(&c, cpus);
+	}
+	if (!ret) {
+		twq_emit_repeats(&t, "ns", inv->name, true);
+		snprintf(name, sizeof(name), "%s.workers", inv->name);
+		twq_emit_repeats(&w, "count", name, false);
+		snprintf(name, sizeof(name), "%s.cpus", inv->name);
+		twq_emit_repeats(&c, "count", name, false);
+	}
+	twq_samples_free(&t);
+	twq_samples_free(&w);
+	twq_samples_free(&c);
+	return ret;
+}
+
+static struct workqueue_struct *twq_inv_wq(void)
+{
+	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
+	struct workqueue_struct *wq = alloc_workqueue("twq_nice19", WQ_UNBOUND, 0);
+
+	if (attrs && wq) {
+		attrs->nice = 19;
+		/* the chunks stay on the waiter's node: the same CPUs every time */
+		attrs->affn_scope = WQ_AFFN_NUMA;
+		attrs->affn_strict = true;
+		if (!apply_workqueue_attrs(wq, attrs)) {
+			free_workqueue_attrs(attrs);
+			return wq;
+		}
+	}
+	if (wq)
+		destroy_workqueue(wq);
+	free_workqueue_attrs(attrs);
+	return NULL;
 }
 
 static int twq_scenario_inversion(const struct twq_scale *sc)
 {
-	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
-	struct workqueue_struct *wq = alloc_workqueue("twq_nice19", WQ_UNBOUND, 0);
-	struct work_struct *chunks;
+	struct twq_inv ways[] = {
+		{ .name = "inversion.flush_time" },
+		{ .name = "inversion.flush_work.flush_time", .per_item = true },
+	};
+	struct twq_inv_chunk *chunks;
+	struct workqueue_struct *wq;
 	struct twq_threads hogs;
 	unsigned int i;
-	u64 t0;
 	int ret = -ENOMEM;
 
 	chunks = kcalloc(sc->inv_chunks, sizeof(*chunks), GFP_KERNEL);
-	if (!attrs || !wq || !chunks)
+	wq = twq_inv_wq();
+	if (!chunks || !wq)
 		goto out;
-	attrs->nice = 19;
-	ret = apply_workqueue_attrs(wq, attrs);
+	for (i = 0; i < ARRAY_SIZE(ways); i++) {
+		ways[i].wq = wq;
+		ways[i].chunks = chunks;
+		ways[i].n = sc->inv_chunks;
+	}
+	ret = twq_inv_once(&ways[0]);	/* untimed: creates the workers */
 	if (!ret)
-		ret = twq_hogs_start(&hogs, 1);
+		ret = twq_hogs_start(&hogs, 1, twq_spin_hog_fn);
 	if (ret)
 		goto out;
-
-	t0 = ktime_get_ns();
-	for (i = 0; i < sc->inv_chunks; i++) {
-		INIT_WORK(&chunks[i], twq_inv_fn);
-		queue_work(wq, &chunks[i]);
-	}
-	flush_workqueue(wq);	/* by this nice-0 task */
-	twq_emit("ns", ktime_get_ns() - t0, "inversion.flush_time");
+	msleep(TWQ_INV_SETTLE_MS);
+	for (i = 0; i < ARRAY_SIZE(ways) && !ret; i++)
+		ret = twq_inv_run(sc, &ways[i]);
 	twq_emit("count", sc->inv_chunks, "inversion.chunks");
 	twq_threads_stop(&hogs);
 out:
 	kfree(chunks);
 	if (wq)
 		destroy_workqueue(wq);
-	free_workqueue_attrs(attrs);
 	return ret;
 }
 #else
@@ -1912,6 +2251,7 @@ static void twq_sysfs_wqs_free(void)
 
 static int __init twq_init(void)
 {
+	twq_spin_calibrate();
 	twq_sysfs_wq[0] = alloc_workqueue("twq_unbound", WQ_UNBOUND | WQ_SYSFS, 0);
 	twq_sysfs_wq[1] = alloc_workqueue("twq_percpu", WQ_SYSFS, 0);
 	if (!twq_sysfs_wq[0] || !twq_sysfs_wq[1]) {
@@ -1924,6 +2264,7 @@ static int __init twq_init(void)
 			    &twq_hook_fops);
 	debugfs_create_file("freezer", 0600, twq_dir, (void *)&twq_freezer_hook,
 			    &twq_hook_fops);
+	twq_tax_start();
 
 	if (twq_run_param) {
 		char *cmd = kstrdup(twq_run_param, GFP_KERNEL);
