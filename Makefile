@@ -10,8 +10,9 @@ WQ ?= rework
 CONFIG ?= debug
 H := harness
 PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
-# Benchmark settings (harness/bench.py): A, B, ROUNDS, CLOCK, BENCH, SCENARIOS.
-export A B ROUNDS CLOCK BENCH SCENARIOS
+# Benchmark settings (harness/bench.py): A, B, ROUNDS, CLOCK, BENCH, SCENARIOS,
+# A_APPEND, B_APPEND.
+export A B ROUNDS CLOCK BENCH SCENARIOS A_APPEND B_APPEND
 
 .PHONY: test test-all test-kvmguest build run profile patches check bench wqdump clean distclean
 

@@ -17,6 +17,11 @@ Settings come from the environment (make bench passes them on):
              threaded, repeatable) or mttcg (one host thread per vCPU)
   BENCH      quick (default) or full (more work per scenario, S burns)
   SCENARIOS  scenarios to run (default: all)
+  A_APPEND, B_APPEND
+             more kernel arguments for side A or B, e.g.
+             B_APPEND=test_workqueue.item_tax=250 (every item costs 250
+             rounds of the load module's spin loop more: a workqueue that
+             costs more per item, to see which rows move)
 """
 import json
 import os
@@ -45,6 +50,7 @@ def settings():
         'clock': env.get('CLOCK', 'icount') or 'icount',
         'scale': env.get('BENCH', 'quick') or 'quick',
         'scenarios': env.get('SCENARIOS', 'all') or 'all',
+        'append': {'A': env.get('A_APPEND', ''), 'B': env.get('B_APPEND', '')},
     }
     if s['scale'] not in ('quick', 'full'):
         sys.exit(f'BENCH must be quick or full, not {s["scale"]!r}')
@@ -56,7 +62,17 @@ def settings():
     # pays for it.
     s['idle_wait_s'] = 460 if s['clock'] == 'icount' or s['scale'] == 'full' else 0
     s['timeout'] = 3600 if s['scale'] == 'full' else 1500
+    # Under -icount the TSC counts the instructions retired, one per
+    # nanosecond: a clocksource that resolves a single instruction, where
+    # the HPET the guest picks otherwise (qemu64 has no invariant TSC)
+    # moves in steps of 10.
+    s['clock_append'] = 'tsc=reliable' if s['clock'] == 'icount' else ''
     return s
+
+
+def append_for(s, side):
+    """Kernel arguments of the boots of SIDE (0: A, 1: B)."""
+    return ' '.join(x for x in (s['clock_append'], s['append']['AB'[side]]) if x)
 
 
 def sides(s):
@@ -116,14 +132,17 @@ def run(s):
     failed = []
     for rnd in range(1, s['rounds'] + 1):
         # ABBA: what runs first in a round does not favour one side
-        for label, kernel in (pairs if rnd % 2 else pairs[::-1]):
+        order = [0, 1] if rnd % 2 else [1, 0]
+        for side in order:
+            label, kernel = pairs[side]
             prog.boot(f'round {rnd}/{s["rounds"]}, {label} ({kernel})')
             obj = guest.objdir(kernel, 'perf')
             log = os.path.join(OUT, 'logs', f'{rnd}-{label}.log')
             text, finished, status = guest.boot_quiet(
                 os.path.join(obj, 'arch/x86/boot/bzImage'),
                 os.path.join(obj, 'initramfs.cpio'), cmd, log,
-                timeout=s['timeout'], clock=s['clock'], progress=prog.feed)
+                append=append_for(s, side), timeout=s['timeout'],
+                clock=s['clock'], progress=prog.feed)
             prog.finished()
             ok = finished and status == 0 and 'TWQ-END' in text and \
                 'TWQ-END (failed)' not in text
@@ -138,6 +157,7 @@ def run(s):
                     f.write(m.group(1) + '\n')
     print(file=sys.stderr)
     meta = dict(s, sides=pairs, finished=time.strftime('%Y-%m-%d %H:%M:%S'),
+                args={'A': append_for(s, 0), 'B': append_for(s, 1)},
                 failed_boots=failures, failed=failed, machine=machine_desc())
     with open(os.path.join(OUT, 'raw', 'meta.json'), 'w') as f:
         json.dump(meta, f, indent=1)
@@ -182,19 +202,43 @@ def load(meta):
     return values, hists, units, flags
 
 
+def derive(values, units):
+    """Rows computed from others, for every boot alike.
+
+    perfwq.*.job_outside: a workload's job_time minus the job's own
+    instructions, which each boot measures (perfwq.job_alone) and which
+    only grow with noise: the least over every boot of both sides is the
+    one reference both kernels are measured against.  Under -icount that
+    is the instructions run outside the competing job while it ran."""
+    alone = [v for side in values.get('perfwq.job_alone', {}).values() for v in side]
+    if not alone:
+        return
+    ref = min(alone)
+    for name in [n for n in values if re.match(r'perfwq\.wl\d\.[LS]\.job_time$', n)]:
+        out = name[:-len('job_time')] + 'job_outside'
+        units[out] = units[name]
+        values[out] = {label: [v - ref for v in vs] for label, vs in values[name].items()}
+
+
+def side_stats(v):
+    """Median, min, max and count of one side's per-boot values (None
+    where the metric exists on the other kernel only)."""
+    if not v:
+        return None
+    return {'median': statistics.median(v), 'min': min(v), 'max': max(v), 'n': len(v)}
+
+
 def summarize(meta, values, units):
+    """One row per metric; a metric of one kernel only (a capability the
+    other lacks) keeps its row with the other side empty."""
     (la, _), (lb, _) = meta['sides']
     rows = []
     for name in sorted(values):
-        a, b = values[name].get(la, []), values[name].get(lb, [])
-        if not a or not b:
-            continue
-        ma, mb = statistics.median(a), statistics.median(b)
-        rows.append({'name': name, 'unit': units[name],
-                     'a': {'median': ma, 'min': min(a), 'max': max(a), 'n': len(a)},
-                     'b': {'median': mb, 'min': min(b), 'max': max(b), 'n': len(b)},
-                     'ratio': (mb / ma) if ma else None,
-                     'spread_a': ((max(a) - min(a)) / ma) if ma else None})
+        a, b = side_stats(values[name].get(la)), side_stats(values[name].get(lb))
+        both = a and b and a['median']
+        rows.append({'name': name, 'unit': units[name], 'a': a, 'b': b,
+                     'ratio': (b['median'] / a['median']) if both else None,
+                     'spread_a': ((a['max'] - a['min']) / a['median']) if both else None})
     return rows
 
 
@@ -220,6 +264,10 @@ def fmt(v, unit, icount=False):
 
 
 HEADLINE = [
+    (r'perfwq\.wl\d\.[LS]\.job_outside$',
+     'perf-wq: instructions run outside the competing job while it ran (-icount)'),
+    (r'perfwq\.wl\d\.[LS]\.job_steal$',
+     "perf-wq: time the job threads' CPUs spent on other work"),
     (r'perfwq\.wl\d\.[LS]\.job_time$', 'perf-wq competing job time'),
     (r'perfwq\.wl\d\.[LS]\.peak_kworkers$', 'perf-wq peak kworkers'),
     (r'latency\.\w+\.hogs\d\.(p50|p99|max)$', 'dispatch latency'),
@@ -227,7 +275,8 @@ HEADLINE = [
     (r'flush\.\w+\.p50$', 'flush cost'),
     (r'delay\.\d+ms\.(timer_)?lateness\.(p50|p99)$',
      'delayed-work lateness, and a bare timer_list\'s beside it'),
-    (r'inversion\.flush_time$', 'priority inversion on flush'),
+    (r'inversion\.(\w+\.)?flush_time(\.max|\.min|\.workers|\.cpus)?$',
+     'priority inversion on flush (median of the repeats of a boot)'),
     (r'footprint\.(boot|after_idle)\.\w+$', 'footprint'),
 ]
 
@@ -236,8 +285,18 @@ def beyond_spreads(r):
     """Whether each side's median lies outside the other side's min-max:
     a difference that the boot-to-boot spread of neither kernel covers."""
     a, b = r['a'], r['b']
+    if not a or not b:
+        return False
     return (not a['min'] <= b['median'] <= a['max'] and
             not b['min'] <= a['median'] <= b['max'])
+
+
+def cell(st, unit, icount):
+    """One side's median (min-max), or '-' where it has no such metric."""
+    if not st:
+        return '-'
+    return (f'{fmt(st["median"], unit, icount)} ({fmt(st["min"], unit, icount)}-'
+            f'{fmt(st["max"], unit, icount)})')
 
 
 def table(rows, meta, pattern=None):
@@ -251,11 +310,9 @@ def table(rows, meta, pattern=None):
         ratio = f'{r["ratio"]:.3f}' if r['ratio'] is not None else '-'
         if beyond_spreads(r):
             ratio = f'**{ratio}**'
-        out.append(f'| {r["name"]} | {fmt(r["a"]["median"], u, ic)} '
-                   f'({fmt(r["a"]["min"], u, ic)}-{fmt(r["a"]["max"], u, ic)}) | '
-                   f'{fmt(r["b"]["median"], u, ic)} ({fmt(r["b"]["min"], u, ic)}-'
-                   f'{fmt(r["b"]["max"], u, ic)}) | {ratio} | '
-                   f'{r["a"]["n"]}/{r["b"]["n"]} |')
+        n = '/'.join(str(st['n']) if st else '0' for st in (r['a'], r['b']))
+        out.append(f'| {r["name"]} | {cell(r["a"], u, ic)} | {cell(r["b"], u, ic)} '
+                   f'| {ratio} | {n} |')
     return '\n'.join(out)
 
 
@@ -269,6 +326,8 @@ def report(meta, rows, plots, flags=()):
         + (' (the same kernel twice: this run measures the noise floor)' if ka == kb else ''),
         f'- clock: {clock}',
         f'- scale: `{meta["scale"]}`, rounds: {meta["rounds"]} boots of each kernel, alternating',
+        f'- kernel arguments: {la}: `{meta.get("args", {}).get("A") or "-"}`, '
+        f'{lb}: `{meta.get("args", {}).get("B") or "-"}`',
         f'- machine: {meta["machine"]}',
         f'- finished: {meta["finished"]}; failed boots: {meta["failed_boots"]}'
         + (f' ({", ".join(meta.get("failed", []))}: left out of every figure)'
@@ -297,9 +356,12 @@ def report(meta, rows, plots, flags=()):
             'Units. Under -icount the guest clock counts the instructions the',
             'vCPUs retire (one per nanosecond, idle time skipped), so times are',
             'printed as instruction counts (insn, kinsn, Minsn, Ginsn) and rates',
-            'per 10^9 instructions (/Ginsn). The guest reads that clock through',
-            'its HPET, in steps of 10: a figure under a microsecond moves by 10',
-            'instructions or not at all. The vCPUs take turns on one host thread:',
+            'per 10^9 instructions (/Ginsn). The guests boot with `tsc=reliable`',
+            'and read that clock through the TSC, to the instruction (the HPET',
+            'they pick otherwise moves in steps of 10): a `queue_cost` row is',
+            'the instructions of one call, timer reads included. Instructions',
+            'are not cycles: caches, atomics and contention cost nothing here.',
+            'The vCPUs take turns on one host thread:',
             'figures repeat from boot to boot, but several queuers on several',
             'vCPUs do not run in parallel, so throughput with more queuers',
             'measures overhead, not scaling (CLOCK=mttcg runs the vCPUs in',
@@ -443,6 +505,7 @@ def do_report():
         meta = json.load(f)
     meta['sides'] = [tuple(x) for x in meta['sides']]
     values, hists, units, flags = load(meta)
+    derive(values, units)
     rows = summarize(meta, values, units)
     plots = plot_all(meta, values, hists)
     with open(os.path.join(OUT, 'report.md'), 'w') as f:
