@@ -968,9 +968,9 @@ static bool manage_workers_locked(struct worker *worker)
 	taken = !pool->manager && !(pool->flags & POOL_MANAGER_ACTIVE);
 	if (taken) {
 		pool->manager = worker;
-		pool->flags ^= POOL_MANAGER_ACTIVE;
+		pool->flags |= POOL_MANAGER_ACTIVE;
 		create_reserve_worker(pool);
-		pool->flags ^= POOL_MANAGER_ACTIVE;
+		pool->flags &= ~POOL_MANAGER_ACTIVE;
 		pool->manager = NULL;
 		rcuwait_wake_up(&wq_manager_wait);
 	}
@@ -1231,21 +1231,21 @@ static void worker_run_locked(struct worker *worker)
 	struct work_struct *work;
 
 	wq_assert_P(pool);
-	while (pool_needs_worker(pool)) {
-		/* keep a worker in reserve for when this one sleeps */
-		if (!pool->nr_idle && manage_workers_locked(worker))
-			continue;
-		WARN_ON_ONCE(!list_empty(&worker->scheduled));
-		worker_clr_flags_locked(worker, WORKER_PREP | WORKER_REBOUND);
-		do {
-			work = list_first_entry(&pool->worklist,
-						struct work_struct, entry);
-			if (assign_work_locked(work, worker, NULL))
-				process_scheduled_works(worker);
-		} while (pool_keep_working(pool));
-		worker_set_flags_locked(worker, WORKER_PREP);
-		break;
-	}
+recheck:
+	if (!pool_needs_worker(pool))
+		return;
+	/* keep a worker in reserve for when this one sleeps */
+	if (!pool->nr_idle && manage_workers_locked(worker))
+		goto recheck;
+	WARN_ON_ONCE(!list_empty(&worker->scheduled));
+	worker_clr_flags_locked(worker, WORKER_PREP | WORKER_REBOUND);
+	do {
+		work = list_first_entry(&pool->worklist,
+					struct work_struct, entry);
+		if (assign_work_locked(work, worker, NULL))
+			process_scheduled_works(worker);
+	} while (pool_keep_working(pool));
+	worker_set_flags_locked(worker, WORKER_PREP);
 }
 
 /**
@@ -2163,7 +2163,8 @@ static void __queue_work(int req_cpu, struct workqueue_struct *wq,
 
 	lockdep_assert_irqs_disabled();
 	/*
-	 * A dying or draining workqueue only takes items from its own items.
+	 * A dying or draining workqueue only takes items queued by its own
+	 * items (chained work, see is_chained_work()).
 	 * As on 6.12, a refused item stays PENDING: it is not queued, and
 	 * cannot be queued again, which the warning says.
 	 */
@@ -2932,9 +2933,9 @@ static unsigned int release_grabbed_work(struct work_struct *work, int delta,
 static bool __cancel_work(struct work_struct *work, bool is_dwork, bool disable)
 {
 	unsigned long irq_flags;
-	int ret = grab_pending(work, is_dwork, &irq_flags);
+	bool ret = grab_pending(work, is_dwork, &irq_flags);
 
-	release_grabbed_work(work, disable, irq_flags);
+	release_grabbed_work(work, disable ? 1 : 0, irq_flags);
 	return ret;
 }
 
@@ -3116,7 +3117,7 @@ bool mod_delayed_work_on(int cpu, struct workqueue_struct *wq,
 			 struct delayed_work *dwork, unsigned long delay)
 {
 	unsigned long irq_flags;
-	int ret = grab_pending(&dwork->work, true, &irq_flags);
+	bool ret = grab_pending(&dwork->work, true, &irq_flags);
 
 	if (!clear_pending_if_disabled(&dwork->work))
 		__queue_delayed_work(cpu, wq, dwork, delay);
