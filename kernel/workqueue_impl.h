@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Private declarations of the workqueue implementation, shared by
- * kernel/workqueue.c (pools, workers, queueing, flushing, cancelling),
+ * kernel/workqueue.c (pools, workers, activation and node quotas,
+ * queueing, flushing, cancelling),
  * kernel/workqueue_unbound.c (pods, unbound pools and attributes),
  * kernel/workqueue_show.c (state dumps, watchdog, debugfs) and
  * kernel/workqueue_sysfs.c (the sysfs ABI).
@@ -52,6 +53,7 @@
 #include <linux/kthread.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
+#include <linux/nodemask.h>
 #include <linux/rculist.h>
 #include <linux/workqueue.h>
 
@@ -380,6 +382,21 @@ static inline void wq_boot_check(bool ok, const char *what)
 		panic("workqueue: boot-time setup of %s failed\n", what);
 }
 
+/**
+ * wq_node_nr_active - the quota of @wq on a node
+ * @wq: an unbound workqueue
+ * @node: the node, or NUMA_NO_NODE
+ *
+ * Return: the quota.
+ */
+static inline struct wq_node_nr_active *
+wq_node_nr_active(struct workqueue_struct *wq, int node)
+{
+	if (node == NUMA_NO_NODE)
+		node = nr_node_ids;
+	return wq->node_nr_active[node];
+}
+
 /* workqueue.c */
 struct pool_workqueue *unbound_pwq(struct workqueue_struct *wq, int cpu);
 bool wq_is_ordered(struct workqueue_struct *wq);
@@ -395,7 +412,7 @@ void wq_refresh_limits(struct workqueue_struct *wq);
 void link_pwq(struct pool_workqueue *pwq);
 void pwq_set_max_active_locked(struct pool_workqueue *pwq);
 bool pwq_activate_inactive_locked(struct pool_workqueue *pwq);
-bool pwq_activate_inactive_locked_nokick(struct pool_workqueue *pwq);
+void node_quota_unlist_locked(struct pool_workqueue *pwq);
 void worker_attach_to_pool(struct worker *worker, struct worker_pool *pool);
 void worker_detach_from_pool(struct worker *worker);
 const struct cpumask *pool_allowed_cpus(struct worker_pool *pool);
@@ -409,13 +426,7 @@ void wq_wake_all_rescuers(void);
 /* workqueue_unbound.c */
 int wq_alloc_node_nr_active(struct workqueue_struct *wq);
 void wq_free_node_nr_active(struct workqueue_struct *wq);
-struct wq_node_nr_active *wq_node_nr_active(struct workqueue_struct *wq,
-					    int node);
 void wq_update_node_max_active(struct workqueue_struct *wq);
-bool node_quota_tryinc_locked(struct pool_workqueue *pwq, bool fill);
-void node_quota_unlist_locked(struct pool_workqueue *pwq);
-bool node_quota_may_pass(struct pool_workqueue *pwq);
-void node_quota_dec_locked(struct pool_workqueue *pwq, bool kick);
 void copy_workqueue_attrs(struct workqueue_attrs *to,
 			  const struct workqueue_attrs *from);
 struct worker_pool *get_unbound_pool(const struct workqueue_attrs *attrs);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unbound workqueues: attributes, pods, shared unbound pools, the pwq
- * table that maps each CPU to the pwq of its pod, per-node quotas of
- * active items, and the unbound cpumask.
+ * table that maps each CPU to the pwq of its pod, the size of the per-node
+ * quotas of active items (kernel/workqueue.c enforces them), and the
+ * unbound cpumask.
  *
  * An unbound workqueue's attributes (nice, cpumask, affinity scope and
  * strictness) select pools: the CPUs are split into pods by the affinity
@@ -16,7 +17,7 @@
  *   1. attributes
  *   2. pods
  *   3. unbound pools
- *   4. node quotas of active items
+ *   4. node quotas: allocation and sizing
  *   5. pwq tables: building, applying, CPU hotplug
  *   6. the unbound cpumask and parameters
  */
@@ -361,23 +362,8 @@ void put_unbound_pool(struct worker_pool *pool)
 }
 
 /* ------------------------------------------------------------------ */
-/* 4. node quotas of active items                                      */
+/* 4. node quotas: allocation and sizing                              */
 /* ------------------------------------------------------------------ */
-
-/**
- * wq_node_nr_active - the quota of @wq on a node
- * @wq: an unbound workqueue
- * @node: the node, or NUMA_NO_NODE
- *
- * Return: the quota.
- */
-struct wq_node_nr_active *wq_node_nr_active(struct workqueue_struct *wq,
-					    int node)
-{
-	if (node == NUMA_NO_NODE)
-		node = nr_node_ids;
-	return wq->node_nr_active[node];
-}
 
 /**
  * wq_alloc_node_nr_active - allocate the per-node quotas of @wq
@@ -474,179 +460,6 @@ void wq_update_node_max_active(struct workqueue_struct *wq)
 		WRITE_ONCE(wq_node_nr_active(wq, node)->max, clamp(quota, min, max));
 	}
 	WRITE_ONCE(wq_node_nr_active(wq, NUMA_NO_NODE)->max, max);
-}
-
-/* Take a free slot of @nna, if there is one.  Context: any. */
-static bool node_quota_take_free(struct wq_node_nr_active *nna)
-{
-	int max = READ_ONCE(nna->max);
-	int nr = atomic_read(&nna->nr);
-
-	do {
-		if (nr >= max)
-			return false;
-	} while (!atomic_try_cmpxchg_relaxed(&nna->nr, &nr, nr + 1));
-	return true;
-}
-
-/**
- * node_quota_tryinc_locked - take a slot of a node's quota for @pwq
- * @pwq: an unbound pwq with an item to activate
- * @fill: take a free slot even if other pwqs wait for one
- *
- * While no pwq waits, a free slot is taken without the N lock.  Without
- * a slot, @pwq joins the node's waiting pwqs, served in turn: a waiting
- * pwq that gets a slot goes to the back of the line, and leaves it when
- * it has no inactive item left (node_quota_unlist_locked()).
- *
- * A pwq joins the line before it looks at the count again, and
- * node_quota_dec_locked() frees its slot before it looks at the line,
- * each with a full barrier between: either the waiter sees the free slot
- * or the one freeing it sees the waiter.
- *
- * Context: pool->lock (P) of @pwq's pool.
- * Return: whether a slot was taken.
- */
-bool node_quota_tryinc_locked(struct pool_workqueue *pwq, bool fill)
-{
-	struct wq_node_nr_active *nna = wq_node_nr_active(pwq->wq, pwq->pool->node);
-	bool waiting = !list_empty(&pwq->pending_node);
-	struct pool_workqueue *first;
-	bool ok = false;
-
-	wq_assert_P(pwq->pool);
-	if (!waiting && list_empty(&nna->pending_pwqs) && node_quota_take_free(nna))
-		return true;
-	/* in line already, and no slot: a freed one will be handed over */
-	if (waiting && atomic_read(&nna->nr) >= READ_ONCE(nna->max))
-		return false;
-
-	raw_spin_lock(&nna->lock);
-	first = list_first_entry_or_null(&nna->pending_pwqs,
-					 struct pool_workqueue, pending_node);
-	if (!waiting)
-		list_add_tail(&pwq->pending_node, &nna->pending_pwqs);
-	if (fill || !first || first == pwq) {
-		smp_mb();	/* in line, then the count: see above */
-		ok = node_quota_take_free(nna);
-	}
-	/* served: a waiter goes to the back of the line, a newcomer leaves */
-	if (ok && waiting)
-		list_move_tail(&pwq->pending_node, &nna->pending_pwqs);
-	else if (ok)
-		list_del_init(&pwq->pending_node);
-	raw_spin_unlock(&nna->lock);
-	return ok;
-}
-
-/**
- * node_quota_may_pass - whether @pwq may keep a slot for its next item
- * @pwq: an unbound pwq one of whose active items is done
- *
- * It may if it alone is in line for the node's slots and the quota was
- * not lowered below the count.  Read without the N lock: a pwq joining
- * the line meanwhile finds no free slot and waits for the next one, which
- * the end of the item taking this slot over hands out in turn.
- *
- * Context: pool->lock (P) of @pwq's pool.
- * Return: %true if @pwq may pass the slot on.
- */
-bool node_quota_may_pass(struct pool_workqueue *pwq)
-{
-	struct wq_node_nr_active *nna = wq_node_nr_active(pwq->wq, pwq->pool->node);
-
-	wq_assert_P(pwq->pool);
-	return READ_ONCE(nna->pending_pwqs.next) == &pwq->pending_node &&
-	       READ_ONCE(pwq->pending_node.next) == &nna->pending_pwqs &&
-	       atomic_read(&nna->nr) <= READ_ONCE(nna->max);
-}
-
-/**
- * node_quota_unlist_locked - @pwq has no inactive item left to wait for
- * @pwq: an unbound pwq
- *
- * Context: pool->lock (P) of @pwq's pool.
- */
-void node_quota_unlist_locked(struct pool_workqueue *pwq)
-{
-	struct wq_node_nr_active *nna;
-
-	wq_assert_P(pwq->pool);
-	if (list_empty(&pwq->pending_node))
-		return;
-	nna = wq_node_nr_active(pwq->wq, pwq->pool->node);
-	raw_spin_lock(&nna->lock);
-	list_del_init(&pwq->pending_node);
-	raw_spin_unlock(&nna->lock);
-}
-
-/*
- * Give the freed slot to @next, a pwq waiting on another pool: we cannot
- * hold two pool locks, so ours is dropped meanwhile.  @next stays valid:
- * it has inactive items, and interrupts stay disabled, which holds off the
- * RCU grace period its release would wait for.  Returns whether an item
- * was activated.
- */
-static bool hand_slot_to_other_pool(struct worker_pool *pool,
-				    struct pool_workqueue *next)
-	__releases(&pool->lock) __acquires(&pool->lock)
-{
-	bool activated;
-
-	raw_spin_unlock(&pool->lock);
-	raw_spin_lock(&next->pool->lock);
-	activated = pwq_activate_inactive_locked(next);
-	raw_spin_unlock(&next->pool->lock);
-	raw_spin_lock(&pool->lock);
-	return activated;
-}
-
-/*
- * The pwq first in line for @nna's slots, or %NULL, read without the N
- * lock: it may leave the line meanwhile, which activating it tells.  Its
- * memory stays valid while interrupts are disabled (RCU).
- */
-static struct pool_workqueue *node_quota_next(struct wq_node_nr_active *nna)
-{
-	struct list_head *first = READ_ONCE(nna->pending_pwqs.next);
-
-	if (first == &nna->pending_pwqs)
-		return NULL;
-	return list_entry(first, struct pool_workqueue, pending_node);
-}
-
-/**
- * node_quota_dec_locked - an active item of @pwq is done
- * @pwq: an unbound pwq
- * @kick: wake a worker if this activates items on @pwq's own pool
- *
- * The slot goes to the first pwq in line; one found with nothing left to
- * activate has left the line, and the next one is tried.
- *
- * Context: pool->lock (P) of @pwq's pool, interrupts disabled; the lock
- * may be dropped and retaken.
- */
-void node_quota_dec_locked(struct pool_workqueue *pwq, bool kick)
-{
-	struct wq_node_nr_active *nna = wq_node_nr_active(pwq->wq, pwq->pool->node);
-	struct pool_workqueue *next;
-	bool activated;
-
-	wq_assert_P(pwq->pool);
-	lockdep_assert_irqs_disabled();
-	atomic_dec(&nna->nr);
-	smp_mb__after_atomic();	/* the count, then the line */
-	while ((next = node_quota_next(nna))) {
-		if (next->pool != pwq->pool)
-			activated = hand_slot_to_other_pool(pwq->pool, next);
-		else if (kick)
-			activated = pwq_activate_inactive_locked(next);
-		else
-			activated = pwq_activate_inactive_locked_nokick(next);
-		/* still in line: the slot is gone again, it waits for the next */
-		if (activated || !list_empty(&next->pending_node))
-			break;
-	}
 }
 
 /* ------------------------------------------------------------------ */
