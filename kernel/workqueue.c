@@ -25,13 +25,14 @@
  *   6. running items: process_one_work(), worker and rescuer threads, BH
  *   7. scheduler hooks
  *   8. pool_workqueues: references, activation, node quotas, limits
- *   9. queueing
- *  10. flushing: barriers, flush_work(), flush_workqueue(), draining
- *  11. cancelling, disabling, enabling
- *  12. creating and destroying workqueues, limits, introspection
- *  13. helpers built on the API
- *  14. CPU hotplug and the freezer
- *  15. initialisation
+ *   9. flush colors, and items leaving their pwq
+ *  10. queueing
+ *  11. flushing: barriers, flush_work(), flush_workqueue(), draining
+ *  12. cancelling, disabling, enabling
+ *  13. creating and destroying workqueues, limits, introspection
+ *  14. helpers built on the API
+ *  15. CPU hotplug and the freezer
+ *  16. initialisation
  */
 #include <linux/cpu.h>
 #include <linux/cpuset.h>
@@ -185,7 +186,7 @@ static unsigned long color_data(unsigned int color)
 	return (unsigned long)color << WORK_STRUCT_COLOR_SHIFT;
 }
 
-/* The flush color that closing number @seq + 1 closes (see section 8). */
+/* The flush color that closing number @seq + 1 closes (see section 9). */
 static unsigned int seq_color(unsigned long seq)
 {
 	return seq % NR_FLUSH_COLORS;
@@ -2154,6 +2155,10 @@ static void pwq_dec_active_locked(struct pool_workqueue *pwq, bool kick)
 		kick_pool_locked(pwq->pool);
 }
 
+/* ------------------------------------------------------------------ */
+/* 9. flush colors, and items leaving their pwq                       */
+/* ------------------------------------------------------------------ */
+
 /*
  * Flush colors.  An item takes its pwq's work color when it is queued and
  * is counted in the pwq's nr_in_flight[] for that color until it is done.
@@ -2216,6 +2221,56 @@ static void flush_color_put(struct workqueue_struct *wq, unsigned int color)
 	raw_spin_unlock_irqrestore(&wq->flush_lock, flags);
 }
 
+/*
+ * Close the workqueue's current color: each pwq notes whether it has items
+ * of it and moves on to the next color.  The closing's own reference on
+ * the color keeps it from draining before every pwq is looked at.
+ * Return: the closed color, with that reference.  Context: W.
+ */
+static unsigned int close_flush_color_locked(struct workqueue_struct *wq)
+{
+	unsigned int color = seq_color(wq->flush_seq);
+	unsigned int next = seq_color(wq->flush_seq + 1);
+	struct pool_workqueue *pwq;
+
+	wq_assert_W(wq);
+	atomic_set(&wq->nr_pwqs_to_flush[color], 1);
+	for_each_pwq(pwq, wq) {
+		raw_spin_lock_irq(&pwq->pool->lock);
+		WARN_ON_ONCE(pwq->nr_in_flight[next] ||
+			     (pwq->flush_colors & BIT(color)));
+		if (pwq->nr_in_flight[color]) {
+			pwq->flush_colors |= BIT(color);
+			atomic_inc(&wq->nr_pwqs_to_flush[color]);
+		}
+		pwq->work_color = next;
+		raw_spin_unlock_irq(&pwq->pool->lock);
+	}
+	wq->flush_seq++;
+	return color;
+}
+
+/*
+ * Queue @f behind a closing of its own, or, while every other color is
+ * still draining, behind the oldest of them.
+ * Return: whether @f has a closing of its own.  Context: W.
+ */
+static bool enqueue_flusher_locked(struct workqueue_struct *wq,
+				   struct flush_waiter *f)
+{
+	bool own;
+
+	wq_assert_W(wq);
+	raw_spin_lock_irq(&wq->flush_lock);
+	own = wq->flush_seq + 1 - wq->flushed_seq < NR_FLUSH_COLORS;
+	f->seq = (own ? wq->flush_seq : wq->flushed_seq) + 1;
+	list_add_tail(&f->node, &wq->flushers);
+	raw_spin_unlock_irq(&wq->flush_lock);
+	if (own)
+		flush_color_put(wq, close_flush_color_locked(wq));
+	return own;
+}
+
 /**
  * pwq_dec_nr_in_flight_locked - an item of @pwq left the queue for good
  * @pwq: the pwq
@@ -2246,7 +2301,7 @@ static void pwq_dec_nr_in_flight_locked(struct pool_workqueue *pwq,
 }
 
 /* ------------------------------------------------------------------ */
-/* 9. queueing                                                         */
+/* 10. queueing                                                       */
 /* ------------------------------------------------------------------ */
 
 /* Put a queued item on @head, pointing at @pwq, which it holds. */
@@ -2583,7 +2638,7 @@ bool queue_rcu_work(struct workqueue_struct *wq, struct rcu_work *rwork)
 EXPORT_SYMBOL(queue_rcu_work);
 
 /* ------------------------------------------------------------------ */
-/* 10. flushing: barriers, flush_work(), flush_workqueue(), draining   */
+/* 11. flushing: barriers, flush_work(), flush_workqueue(), draining  */
 /* ------------------------------------------------------------------ */
 
 /*
@@ -2863,56 +2918,6 @@ bool flush_rcu_work(struct rcu_work *rwork)
 }
 EXPORT_SYMBOL(flush_rcu_work);
 
-/*
- * Close the workqueue's current color: each pwq notes whether it has items
- * of it and moves on to the next color.  The closing's own reference on
- * the color keeps it from draining before every pwq is looked at.
- * Return: the closed color, with that reference.  Context: W.
- */
-static unsigned int close_flush_color_locked(struct workqueue_struct *wq)
-{
-	unsigned int color = seq_color(wq->flush_seq);
-	unsigned int next = seq_color(wq->flush_seq + 1);
-	struct pool_workqueue *pwq;
-
-	wq_assert_W(wq);
-	atomic_set(&wq->nr_pwqs_to_flush[color], 1);
-	for_each_pwq(pwq, wq) {
-		raw_spin_lock_irq(&pwq->pool->lock);
-		WARN_ON_ONCE(pwq->nr_in_flight[next] ||
-			     (pwq->flush_colors & BIT(color)));
-		if (pwq->nr_in_flight[color]) {
-			pwq->flush_colors |= BIT(color);
-			atomic_inc(&wq->nr_pwqs_to_flush[color]);
-		}
-		pwq->work_color = next;
-		raw_spin_unlock_irq(&pwq->pool->lock);
-	}
-	wq->flush_seq++;
-	return color;
-}
-
-/*
- * Queue @f behind a closing of its own, or, while every other color is
- * still draining, behind the oldest of them.
- * Return: whether @f has a closing of its own.  Context: W.
- */
-static bool enqueue_flusher_locked(struct workqueue_struct *wq,
-				   struct flush_waiter *f)
-{
-	bool own;
-
-	wq_assert_W(wq);
-	raw_spin_lock_irq(&wq->flush_lock);
-	own = wq->flush_seq + 1 - wq->flushed_seq < NR_FLUSH_COLORS;
-	f->seq = (own ? wq->flush_seq : wq->flushed_seq) + 1;
-	list_add_tail(&f->node, &wq->flushers);
-	raw_spin_unlock_irq(&wq->flush_lock);
-	if (own)
-		flush_color_put(wq, close_flush_color_locked(wq));
-	return own;
-}
-
 /**
  * __flush_workqueue - wait for every item queued on a workqueue so far
  * @wq: the workqueue
@@ -3009,7 +3014,7 @@ void drain_workqueue(struct workqueue_struct *wq)
 EXPORT_SYMBOL_GPL(drain_workqueue);
 
 /* ------------------------------------------------------------------ */
-/* 11. cancelling, disabling, enabling                                 */
+/* 12. cancelling, disabling, enabling                                */
 /* ------------------------------------------------------------------ */
 
 /*
@@ -3311,7 +3316,7 @@ bool mod_delayed_work_on(int cpu, struct workqueue_struct *wq,
 EXPORT_SYMBOL_GPL(mod_delayed_work_on);
 
 /* ------------------------------------------------------------------ */
-/* 12. creating and destroying workqueues, limits, introspection       */
+/* 13. creating and destroying workqueues, limits, introspection      */
 /* ------------------------------------------------------------------ */
 
 static int wq_clamp_max_active(int max_active, unsigned int flags,
@@ -3876,7 +3881,7 @@ void set_worker_desc(const char *fmt, ...)
 EXPORT_SYMBOL_GPL(set_worker_desc);
 
 /* ------------------------------------------------------------------ */
-/* 13. helpers built on the API                                        */
+/* 14. helpers built on the API                                       */
 /* ------------------------------------------------------------------ */
 
 /**
@@ -3990,7 +3995,7 @@ EXPORT_SYMBOL_GPL(work_on_cpu_safe_key);
 #endif /* CONFIG_SMP */
 
 /* ------------------------------------------------------------------ */
-/* 14. CPU hotplug and the freezer                                     */
+/* 15. CPU hotplug and the freezer                                    */
 /* ------------------------------------------------------------------ */
 
 /* Walk the NR_STD_WORKER_POOLS pools of per-CPU array @pools for @cpu. */
@@ -4232,7 +4237,7 @@ void thaw_workqueues(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* 15. initialisation                                                  */
+/* 16. initialisation                                                 */
 /* ------------------------------------------------------------------ */
 
 /**
