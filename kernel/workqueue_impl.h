@@ -3,6 +3,8 @@
  * Private declarations of the workqueue implementation, shared by
  * kernel/workqueue.c (pools, workers, activation and node quotas,
  * queueing, flushing, cancelling),
+ * kernel/workqueue_lifecycle.c (creating and destroying workqueues and
+ * pwqs, CPU hotplug, the freezer, boot),
  * kernel/workqueue_unbound.c (pods, unbound pools and attributes),
  * kernel/workqueue_show.c (state dumps, watchdog, debugfs) and
  * kernel/workqueue_sysfs.c (the sysfs ABI).
@@ -347,6 +349,7 @@ extern cpumask_var_t wq_online_cpumask;			/* L */
 extern struct wq_pod_type wq_pod_types[WQ_AFFN_NR_TYPES];	/* L */
 extern enum wq_affn_scope wq_affn_dfl;
 extern unsigned long wq_cpu_intensive_thresh_us;
+extern struct kthread_worker *pwq_release_worker;	/* I */
 extern struct workqueue_attrs *unbound_std_wq_attrs[NR_STD_WORKER_POOLS];
 extern struct workqueue_attrs *ordered_wq_attrs[NR_STD_WORKER_POOLS];
 extern const char * const wq_affn_names[WQ_AFFN_NR_TYPES];
@@ -402,12 +405,10 @@ struct pool_workqueue *unbound_pwq(struct workqueue_struct *wq, int cpu);
 bool wq_is_ordered(struct workqueue_struct *wq);
 int init_worker_pool(struct worker_pool *pool);
 int worker_pool_assign_id(struct worker_pool *pool);
+void init_cpu_pool(struct worker_pool *pool, int cpu, int highpri, bool bh);
 int create_worker(struct worker_pool *pool);
 void retire_pool_workers(struct worker_pool *pool);
 void put_pwq_unlocked(struct pool_workqueue *pwq);
-struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,
-				 struct worker_pool *pool);
-void discard_pwq(struct pool_workqueue *pwq);
 void wq_refresh_limits(struct workqueue_struct *wq);
 void link_pwq(struct pool_workqueue *pwq);
 void pwq_set_max_active_locked(struct pool_workqueue *pwq);
@@ -415,6 +416,9 @@ bool pwq_activate_inactive_locked(struct pool_workqueue *pwq);
 void node_quota_unlist_locked(struct pool_workqueue *pwq);
 void worker_attach_to_pool(struct worker *worker, struct worker_pool *pool);
 void worker_detach_from_pool(struct worker *worker);
+void unbind_workers_locked(struct worker_pool *pool);
+void rebind_workers_locked(struct worker_pool *pool);
+int init_rescuer(struct workqueue_struct *wq);
 const struct cpumask *pool_allowed_cpus(struct worker_pool *pool);
 struct worker *find_worker_executing_work(struct worker_pool *pool,
 					  struct work_struct *work);
@@ -423,9 +427,12 @@ struct pool_workqueue *get_work_pwq(struct work_struct *work);
 struct task_struct *wq_barrier_task(struct work_struct *work);
 void wq_wake_all_rescuers(void);
 
+/* workqueue_lifecycle.c */
+struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,
+				 struct worker_pool *pool);
+void discard_pwq(struct pool_workqueue *pwq);
+
 /* workqueue_unbound.c */
-int wq_alloc_node_nr_active(struct workqueue_struct *wq);
-void wq_free_node_nr_active(struct workqueue_struct *wq);
 void wq_update_node_max_active(struct workqueue_struct *wq);
 void copy_workqueue_attrs(struct workqueue_attrs *to,
 			  const struct workqueue_attrs *from);

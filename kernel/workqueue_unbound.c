@@ -2,8 +2,8 @@
 /*
  * Unbound workqueues: attributes, pods, shared unbound pools, the pwq
  * table that maps each CPU to the pwq of its pod, the size of the per-node
- * quotas of active items (kernel/workqueue.c enforces them), and the
- * unbound cpumask.
+ * quotas of active items (kernel/workqueue_lifecycle.c allocates them,
+ * kernel/workqueue.c enforces them), and the unbound cpumask.
  *
  * An unbound workqueue's attributes (nice, cpumask, affinity scope and
  * strictness) select pools: the CPUs are split into pods by the affinity
@@ -17,7 +17,7 @@
  *   1. attributes
  *   2. pods
  *   3. unbound pools
- *   4. node quotas: allocation and sizing
+ *   4. node quotas: their size
  *   5. pwq tables: building, applying, CPU hotplug
  *   6. the unbound cpumask and parameters
  */
@@ -362,46 +362,8 @@ void put_unbound_pool(struct worker_pool *pool)
 }
 
 /* ------------------------------------------------------------------ */
-/* 4. node quotas: allocation and sizing                              */
+/* 4. node quotas: their size                                         */
 /* ------------------------------------------------------------------ */
-
-/**
- * wq_alloc_node_nr_active - allocate the per-node quotas of @wq
- * @wq: a new unbound workqueue
- *
- * Return: 0, or -ENOMEM.
- */
-int wq_alloc_node_nr_active(struct workqueue_struct *wq)
-{
-	int node;
-
-	for (node = 0; node <= nr_node_ids; node++) {
-		struct wq_node_nr_active *nna;
-
-		nna = kzalloc_node(sizeof(*nna), GFP_KERNEL,
-				   node < nr_node_ids ? node : NUMA_NO_NODE);
-		if (!nna)
-			return -ENOMEM;
-		/* until the topology is known (and for ordered ones, always) */
-		nna->max = wq->max_active;
-		raw_spin_lock_init(&nna->lock);
-		INIT_LIST_HEAD(&nna->pending_pwqs);
-		wq->node_nr_active[node] = nna;
-	}
-	return 0;
-}
-
-/**
- * wq_free_node_nr_active - free the per-node quotas of @wq
- * @wq: the workqueue
- */
-void wq_free_node_nr_active(struct workqueue_struct *wq)
-{
-	int node;
-
-	for (node = 0; node <= nr_node_ids; node++)
-		kfree(wq->node_nr_active[node]);
-}
 
 /*
  * Where @wq's items may run: its requested cpumask within the unbound

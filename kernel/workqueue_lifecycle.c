@@ -1,0 +1,1035 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The life of workqueues and of their pool_workqueues, and of the
+ * workqueue code itself: creating and destroying workqueues, allocating
+ * and releasing pwqs, the limits a user sets, CPU hotplug, the freezer and
+ * the boot stages.  None of it runs on the path of an item; the hot path
+ * (queueing, activation, running, flushing) is kernel/workqueue.c.
+ *
+ * Locking letters are those of kernel/workqueue_impl.h.
+ *
+ * Map of this file:
+ *   1. global state: standard attributes, system workqueues
+ *   2. what a workqueue owns: lockdep map, node quotas
+ *   3. pool_workqueues: allocation and release
+ *   4. creating workqueues
+ *   5. destroying workqueues
+ *   6. max_active and min_active
+ *   7. CPU hotplug
+ *   8. the freezer
+ *   9. initialisation
+ */
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/export.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/isolation.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/topology.h>
+
+#include "workqueue_impl.h"
+
+/* parameters are workqueue.*, as those of kernel/workqueue.c */
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "workqueue."
+
+/* ------------------------------------------------------------------ */
+/* 1. global state: standard attributes, system workqueues            */
+/* ------------------------------------------------------------------ */
+
+struct workqueue_attrs *unbound_std_wq_attrs[NR_STD_WORKER_POOLS];
+struct workqueue_attrs *ordered_wq_attrs[NR_STD_WORKER_POOLS];
+
+static struct kmem_cache *pwq_cache;
+
+static bool wq_power_efficient = IS_ENABLED(CONFIG_WQ_POWER_EFFICIENT_DEFAULT);
+module_param_named(power_efficient, wq_power_efficient, bool, 0444);
+
+/*
+ * The system-wide workqueues, created by workqueue_init_early():
+ * SYSTEM_WQ(x) defines system_x.
+ */
+#define SYSTEM_WQ(x)	struct workqueue_struct *system_##x __ro_after_init
+
+/* "events": schedule_work() and friends */
+SYSTEM_WQ(wq);
+EXPORT_SYMBOL(system_wq);
+/* a second per-CPU "events", named for what it is */
+SYSTEM_WQ(percpu_wq);
+EXPORT_SYMBOL(system_percpu_wq);
+/* "events_highpri": nice -20 workers */
+SYSTEM_WQ(highpri_wq);
+EXPORT_SYMBOL_GPL(system_highpri_wq);
+/* "events_long": items that may run long */
+SYSTEM_WQ(long_wq);
+EXPORT_SYMBOL_GPL(system_long_wq);
+/* "events_unbound": any CPU, high max_active */
+SYSTEM_WQ(unbound_wq);
+EXPORT_SYMBOL_GPL(system_unbound_wq);
+/* a second "events_unbound", the default for new code */
+SYSTEM_WQ(dfl_wq);
+EXPORT_SYMBOL_GPL(system_dfl_wq);
+/* "events_freezable": held while tasks are frozen */
+SYSTEM_WQ(freezable_wq);
+EXPORT_SYMBOL_GPL(system_freezable_wq);
+/* "events_power_efficient": unbound if workqueue.power_efficient */
+SYSTEM_WQ(power_efficient_wq);
+EXPORT_SYMBOL_GPL(system_power_efficient_wq);
+/* both of the two above */
+SYSTEM_WQ(freezable_power_efficient_wq);
+EXPORT_SYMBOL_GPL(system_freezable_power_efficient_wq);
+/* "events_bh": softirq */
+SYSTEM_WQ(bh_wq);
+EXPORT_SYMBOL_GPL(system_bh_wq);
+/* "events_bh_highpri": HI_SOFTIRQ */
+SYSTEM_WQ(bh_highpri_wq);
+EXPORT_SYMBOL_GPL(system_bh_highpri_wq);
+
+/* ------------------------------------------------------------------ */
+/* 2. what a workqueue owns: lockdep map, node quotas                 */
+/* ------------------------------------------------------------------ */
+
+#ifdef CONFIG_LOCKDEP
+/*
+ * The map flushes of @wq are annotated with: @map if the caller brought
+ * one, else a map of its own.  Set before anything can flush or drain the
+ * workqueue, the error paths of its creation included.
+ */
+static void wq_init_lockdep(struct workqueue_struct *wq, struct lockdep_map *map)
+{
+	char *name;
+
+	if (map) {
+		wq->lockdep_map = map;
+		return;
+	}
+	lockdep_register_key(&wq->key);
+	name = kasprintf(GFP_KERNEL, "(wq_completion)%s", wq->name);
+	wq->lockdep_name = name ?: wq->name;
+	lockdep_init_map(&wq->__lockdep_map, wq->lockdep_name, &wq->key, 0);
+	wq->lockdep_map = &wq->__lockdep_map;
+}
+
+static void wq_unregister_lockdep(struct workqueue_struct *wq)
+{
+	if (wq->lockdep_map == &wq->__lockdep_map)
+		lockdep_unregister_key(&wq->key);
+}
+
+static void wq_free_lockdep_name(struct workqueue_struct *wq)
+{
+	if (wq->lockdep_name != wq->name)
+		kfree(wq->lockdep_name);
+}
+#else
+static void wq_init_lockdep(struct workqueue_struct *wq, struct lockdep_map *map) { }
+static void wq_unregister_lockdep(struct workqueue_struct *wq) { }
+static void wq_free_lockdep_name(struct workqueue_struct *wq) { }
+#endif
+
+/**
+ * wq_alloc_node_nr_active - allocate the per-node quotas of @wq
+ * @wq: a new unbound workqueue
+ *
+ * Return: 0, or -ENOMEM.
+ */
+static int wq_alloc_node_nr_active(struct workqueue_struct *wq)
+{
+	int node;
+
+	for (node = 0; node <= nr_node_ids; node++) {
+		struct wq_node_nr_active *nna;
+
+		nna = kzalloc_node(sizeof(*nna), GFP_KERNEL,
+				   node < nr_node_ids ? node : NUMA_NO_NODE);
+		if (!nna)
+			return -ENOMEM;
+		/* until the topology is known (and for ordered ones, always) */
+		nna->max = wq->max_active;
+		raw_spin_lock_init(&nna->lock);
+		INIT_LIST_HEAD(&nna->pending_pwqs);
+		wq->node_nr_active[node] = nna;
+	}
+	return 0;
+}
+
+/**
+ * wq_free_node_nr_active - free the per-node quotas of @wq
+ * @wq: the workqueue
+ */
+static void wq_free_node_nr_active(struct workqueue_struct *wq)
+{
+	int node;
+
+	for (node = 0; node <= nr_node_ids; node++)
+		kfree(wq->node_nr_active[node]);
+}
+
+/* ------------------------------------------------------------------ */
+/* 3. pool_workqueues: allocation and release                         */
+/* ------------------------------------------------------------------ */
+
+/**
+ * discard_pwq - free a pwq that was never installed
+ * @pwq: the pwq, without references
+ */
+void discard_pwq(struct pool_workqueue *pwq)
+{
+	WARN_ON_ONCE(pwq->refcnt);
+	kmem_cache_free(pwq_cache, pwq);
+}
+
+static void rcu_free_pwq(struct rcu_head *rcu)
+{
+	kmem_cache_free(pwq_cache, container_of(rcu, struct pool_workqueue, rcu));
+}
+
+static void rcu_free_wq(struct rcu_head *rcu)
+{
+	struct workqueue_struct *wq = container_of(rcu, struct workqueue_struct, rcu);
+
+	if (wq->flags & WQ_UNBOUND)
+		wq_free_node_nr_active(wq);
+	wq_free_lockdep_name(wq);
+	free_percpu(wq->cpu_pwq);
+	free_workqueue_attrs(wq->unbound_attrs);
+	kfree(wq);
+}
+
+/*
+ * An ordered workqueue runs its pwqs in the order they were linked: each
+ * table rebuild links a new pwq, plugged, at the tail of wq->pwqs, so the
+ * head is the oldest one left.  Once the pwqs before it are released, the
+ * head may run its items.  Rebuilds can follow each other faster than
+ * pwqs drain, so several plugged pwqs may wait behind each other.
+ */
+static void unplug_first_pwq(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq;
+
+	wq_assert_W(wq);
+	pwq = list_first_entry_or_null(&wq->pwqs, struct pool_workqueue,
+				       pwqs_node);
+	if (!pwq || !pwq->plugged)
+		return;
+	raw_spin_lock_irq(&pwq->pool->lock);
+	pwq->plugged = false;
+	pwq_activate_inactive_locked(pwq);
+	raw_spin_unlock_irq(&pwq->pool->lock);
+}
+
+/* Drop @pwq from its node quota's line of waiting pwqs, if it is in it. */
+static void pwq_leave_node_quota(struct pool_workqueue *pwq)
+{
+	if (list_empty(&pwq->pending_node))
+		return;
+	raw_spin_lock_irq(&pwq->pool->lock);
+	node_quota_unlist_locked(pwq);
+	raw_spin_unlock_irq(&pwq->pool->lock);
+}
+
+/*
+ * The last reference to a pwq is gone: unlink it, let go of its unbound
+ * pool, and free it (and the workqueue, with its last pwq) after RCU.
+ */
+static void pwq_release_workfn(struct kthread_work *work)
+{
+	struct pool_workqueue *pwq = container_of(work, struct pool_workqueue,
+						  release_work);
+	struct workqueue_struct *wq = pwq->wq;
+	struct worker_pool *pool = pwq->pool;
+	bool last;
+
+	mutex_lock(&wq->mutex);
+	list_del_rcu(&pwq->pwqs_node);
+	last = list_empty(&wq->pwqs);
+	if (!last && wq_is_ordered(wq))
+		unplug_first_pwq(wq);
+	mutex_unlock(&wq->mutex);
+
+	pwq_leave_node_quota(pwq);
+	if (pool->cpu < 0) {
+		mutex_lock(&wq_pool_mutex);
+		put_unbound_pool(pool);
+		mutex_unlock(&wq_pool_mutex);
+	}
+	call_rcu(&pwq->rcu, rcu_free_pwq);
+	/*
+	 * The workqueue goes with its last pwq (destroy_workqueue() ran).
+	 * Its lockdep class lives as long: a worker that has just run a
+	 * flush barrier of it still holds its map when the flusher returns.
+	 */
+	if (last) {
+		wq_unregister_lockdep(wq);
+		call_rcu(&wq->rcu, rcu_free_wq);
+	}
+}
+
+/**
+ * alloc_pwq - a new pwq linking @wq and @pool
+ * @wq: the workqueue
+ * @pool: the pool; the caller's reference to an unbound pool moves to it
+ *
+ * Context: process context.
+ * Return: the pwq without references, or %NULL: each table entry that
+ * points at it takes one.
+ */
+struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,
+				 struct worker_pool *pool)
+{
+	struct pool_workqueue *pwq;
+
+	pwq = kmem_cache_alloc_node(pwq_cache, GFP_KERNEL | __GFP_ZERO, pool->node);
+	if (!pwq)
+		return NULL;
+	pwq->pool = pool;
+	pwq->wq = wq;
+	pwq->max_active = wq->max_active;
+	INIT_LIST_HEAD(&pwq->inactive_works);
+	INIT_LIST_HEAD(&pwq->pending_node);
+	INIT_LIST_HEAD(&pwq->pwqs_node);
+	INIT_LIST_HEAD(&pwq->mayday_node);
+	kthread_init_work(&pwq->release_work, pwq_release_workfn);
+	return pwq;
+}
+
+/* ------------------------------------------------------------------ */
+/* 4. creating workqueues                                             */
+/* ------------------------------------------------------------------ */
+
+static int wq_clamp_max_active(int max_active, unsigned int flags,
+			       const char *name)
+{
+	int clamped = clamp_val(max_active, 1, WQ_MAX_ACTIVE);
+
+	if (clamped != max_active)
+		pr_warn("workqueue: max_active %d requested for %s is out of range, clamping between %d and %d\n",
+			max_active, name, 1, WQ_MAX_ACTIVE);
+	return clamped;
+}
+
+/* Per-CPU (and BH) workqueues: one pwq per CPU on its standard pool. */
+static int alloc_percpu_pwqs(struct workqueue_struct *wq)
+{
+	bool highpri = wq->flags & WQ_HIGHPRI;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct worker_pool *pool = (wq->flags & WQ_BH) ?
+			&per_cpu(bh_worker_pools, cpu)[highpri] :
+			&per_cpu(cpu_worker_pools, cpu)[highpri];
+		struct pool_workqueue *pwq = alloc_pwq(wq, pool);
+
+		if (!pwq)
+			return -ENOMEM;
+		pwq->refcnt = 1;	/* the table entry's */
+		rcu_assign_pointer(*per_cpu_ptr(wq->cpu_pwq, cpu), pwq);
+		mutex_lock(&wq->mutex);
+		link_pwq(pwq);
+		mutex_unlock(&wq->mutex);
+	}
+	return 0;
+}
+
+/*
+ * Free pwqs that never carried an item (creation failed half way).
+ * Context: wq_pool_mutex (L).
+ */
+static void free_unused_pwqs(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq, *tmp;
+
+	wq_assert_L();
+	list_for_each_entry_safe(pwq, tmp, &wq->pwqs, pwqs_node) {
+		list_del(&pwq->pwqs_node);
+		if (pwq->pool->cpu < 0)
+			put_unbound_pool(pwq->pool);
+		pwq->refcnt = 0;
+		discard_pwq(pwq);
+	}
+}
+
+/* The pwqs of a new workqueue.  Context: wq_pool_mutex (L). */
+static int alloc_and_link_pwqs(struct workqueue_struct *wq)
+{
+	int ret;
+
+	wq_assert_L();
+	wq->cpu_pwq = alloc_percpu(struct pool_workqueue *);
+	if (!wq->cpu_pwq)
+		return -ENOMEM;
+	if (!(wq->flags & WQ_UNBOUND))
+		ret = alloc_percpu_pwqs(wq);
+	else
+		ret = alloc_unbound_pwqs(wq);
+	if (ret)
+		free_unused_pwqs(wq);
+	return ret;
+}
+
+static void wq_init_fields(struct workqueue_struct *wq)
+{
+	struct list_head *lists[] = {
+		&wq->pwqs, &wq->list, &wq->maydays, &wq->flushers,
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		INIT_LIST_HEAD(lists[i]);
+	mutex_init(&wq->mutex);
+	raw_spin_lock_init(&wq->flush_lock);
+}
+
+/* Check flags and turn them into what the workqueue really is. */
+static int wq_sanitize_flags(unsigned int *flags, int *max_active)
+{
+	if (*flags & WQ_BH) {
+		if (WARN_ON_ONCE(*flags & ~__WQ_BH_ALLOWS))
+			return -EINVAL;
+		if (WARN_ON_ONCE(*max_active))
+			return -EINVAL;
+	}
+	/* WQ_PERCPU only documents the default in 6.12: it is not checked */
+	/* power-efficient workqueues are unbound when power saving is on */
+	if ((*flags & WQ_POWER_EFFICIENT) && wq_power_efficient)
+		*flags |= WQ_UNBOUND;
+	return 0;
+}
+
+/*
+ * Create a workqueue whose flushes are annotated with @map, or with a
+ * lockdep map of its own when @map is %NULL.
+ */
+static __printf(1, 0) struct workqueue_struct *
+alloc_wq_va(const char *fmt, unsigned int flags, int max_active,
+	    struct lockdep_map *map, va_list args)
+{
+	struct workqueue_struct *wq;
+	size_t size = sizeof(*wq);
+
+	if (wq_sanitize_flags(&flags, &max_active))
+		return NULL;
+	if (flags & WQ_UNBOUND)
+		size += (nr_node_ids + 1) * sizeof(wq->node_nr_active[0]);
+	wq = kzalloc(size, GFP_KERNEL);
+	if (!wq)
+		return NULL;
+	if (vsnprintf(wq->name, sizeof(wq->name), fmt, args) >= WQ_NAME_LEN)
+		pr_warn_once("workqueue: name exceeds WQ_NAME_LEN. Truncating to: %s\n",
+			     wq->name);
+	/* a BH workqueue shares its CPU's softirq and has no limit of its own */
+	if (flags & WQ_BH)
+		max_active = INT_MAX;
+	else
+		max_active = wq_clamp_max_active(max_active ?: WQ_DFL_ACTIVE,
+						 flags, wq->name);
+	wq->flags = flags;
+	wq->max_active = max_active;
+	wq->saved_max_active = max_active;
+	wq->min_active = min(max_active, WQ_DFL_MIN_ACTIVE);
+	wq->saved_min_active = wq->min_active;
+	wq_init_fields(wq);
+	wq_init_lockdep(wq, map);
+
+	if (flags & WQ_UNBOUND) {
+		wq->unbound_attrs = alloc_workqueue_attrs();
+		if (!wq->unbound_attrs || wq_alloc_node_nr_active(wq))
+			goto err_free;
+	}
+	/*
+	 * From the pwq table to the list of workqueues under one hold of L:
+	 * CPU hotplug and unbound cpumask changes update listed workqueues
+	 * under L, so none falls in between.
+	 */
+	apply_wqattrs_lock();
+	if (alloc_and_link_pwqs(wq))
+		goto err_unlock;
+	if (wq_online && init_rescuer(wq))
+		goto err_pwqs;
+	mutex_lock(&wq->mutex);
+	wq_refresh_limits(wq);
+	mutex_unlock(&wq->mutex);
+	list_add_tail_rcu(&wq->list, &workqueues);
+	apply_wqattrs_unlock();
+
+	if ((flags & WQ_SYSFS) && workqueue_sysfs_register(wq)) {
+		destroy_workqueue(wq);
+		return NULL;
+	}
+	return wq;
+
+err_pwqs:
+	free_unused_pwqs(wq);
+err_unlock:
+	apply_wqattrs_unlock();
+err_free:
+	if (flags & WQ_UNBOUND)
+		wq_free_node_nr_active(wq);
+	wq_unregister_lockdep(wq);
+	wq_free_lockdep_name(wq);
+	free_percpu(wq->cpu_pwq);
+	free_workqueue_attrs(wq->unbound_attrs);
+	kfree(wq);
+	return NULL;
+}
+
+/**
+ * alloc_workqueue - create a workqueue
+ * @fmt: printf format of its name
+ * @flags: WQ_* flags
+ * @max_active: items that may be active at once (per CPU for per-CPU
+ *	workqueues); 0 for the default
+ * @...: format arguments
+ *
+ * Context: process context, may sleep.
+ * Return: the workqueue, or %NULL on failure or invalid flags.
+ */
+__printf(1, 4)
+struct workqueue_struct *alloc_workqueue(const char *fmt, unsigned int flags,
+					 int max_active, ...)
+{
+	struct workqueue_struct *wq;
+	va_list args;
+
+	va_start(args, max_active);
+	wq = alloc_wq_va(fmt, flags, max_active, NULL, args);
+	va_end(args);
+	return wq;
+}
+EXPORT_SYMBOL_GPL(alloc_workqueue);
+
+#ifdef CONFIG_LOCKDEP
+/**
+ * alloc_workqueue_lockdep_map - alloc_workqueue() with a caller's lockdep map
+ * @fmt: printf format of the name
+ * @flags: WQ_* flags
+ * @max_active: see alloc_workqueue()
+ * @lockdep_map: map to use for flush annotations; must outlive the wq
+ * @...: format arguments
+ *
+ * Context: process context, may sleep.
+ * Return: the workqueue, or %NULL.
+ */
+__printf(1, 5)
+struct workqueue_struct *alloc_workqueue_lockdep_map(const char *fmt,
+						     unsigned int flags,
+						     int max_active,
+						     struct lockdep_map *lockdep_map, ...)
+{
+	struct workqueue_struct *wq;
+	va_list args;
+
+	va_start(args, lockdep_map);
+	wq = alloc_wq_va(fmt, flags, max_active, lockdep_map, args);
+	va_end(args);
+	return wq;
+}
+EXPORT_SYMBOL_GPL(alloc_workqueue_lockdep_map);
+#endif
+
+/* ------------------------------------------------------------------ */
+/* 5. destroying workqueues                                           */
+/* ------------------------------------------------------------------ */
+
+static bool pwq_busy_locked(struct pool_workqueue *pwq)
+{
+	wq_assert_P(pwq->pool);
+	return pwq->nr_active || !list_empty(&pwq->inactive_works) ||
+	       memchr_inv(pwq->nr_in_flight, 0, sizeof(pwq->nr_in_flight));
+}
+
+/* Whether anything is still in flight; a workqueue found busy is kept. */
+static bool wq_busy_for_destroy(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq;
+	bool busy = false;
+
+	wq_assert_W(wq);
+	for_each_pwq(pwq, wq) {
+		raw_spin_lock_irq(&pwq->pool->lock);
+		busy |= pwq_busy_locked(pwq);
+		raw_spin_unlock_irq(&pwq->pool->lock);
+	}
+	return busy;
+}
+
+static void stop_rescuer(struct workqueue_struct *wq)
+{
+	struct worker *rescuer = wq->rescuer;
+
+	if (!rescuer)
+		return;
+	/* no new mayday may wake it once it is being stopped (M) */
+	raw_spin_lock_irq(&wq_mayday_lock);
+	wq->rescuer = NULL;
+	raw_spin_unlock_irq(&wq_mayday_lock);
+	/* the rescuer serves the requests already made, then exits */
+	kthread_stop(rescuer->task);
+	kfree(rescuer);
+}
+
+/*
+ * Drop the references of the pwq table's entries; the release of the last
+ * pwq frees @wq.  Old pwqs of attribute changes are released first.
+ */
+static void put_wq_pwqs(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq;
+	int cpu;
+
+	if (pwq_release_worker)
+		kthread_flush_worker(pwq_release_worker);
+	mutex_lock(&wq->mutex);
+	for_each_possible_cpu(cpu) {
+		pwq = rcu_dereference_protected(*per_cpu_ptr(wq->cpu_pwq, cpu), true);
+		RCU_INIT_POINTER(*per_cpu_ptr(wq->cpu_pwq, cpu), NULL);
+		put_pwq_unlocked(pwq);
+	}
+	pwq = rcu_dereference_protected(wq->dfl_pwq, true);
+	RCU_INIT_POINTER(wq->dfl_pwq, NULL);
+	put_pwq_unlocked(pwq);
+	mutex_unlock(&wq->mutex);
+}
+
+/**
+ * destroy_workqueue - drain a workqueue and free it
+ * @wq: the workqueue
+ *
+ * A workqueue still busy after draining (items queued from outside while
+ * it was destroyed) is left in place with a warning rather than freed
+ * under them.
+ *
+ * Context: process context, may sleep.
+ */
+void destroy_workqueue(struct workqueue_struct *wq)
+{
+	wq_sysfs_unregister(wq);
+	mutex_lock(&wq->mutex);
+	wq->flags |= __WQ_DESTROYING;
+	mutex_unlock(&wq->mutex);
+
+	drain_workqueue(wq);
+	stop_rescuer(wq);
+
+	mutex_lock(&wq_pool_mutex);
+	mutex_lock(&wq->mutex);
+	/* busy after draining: keep it, and say so in 6.12's words */
+	if (WARN_ON(wq_busy_for_destroy(wq))) {
+		pr_warn("%s: %s has the following busy pwq\n", __func__, wq->name);
+		mutex_unlock(&wq->mutex);
+		mutex_unlock(&wq_pool_mutex);
+		show_one_workqueue(wq);
+		return;
+	}
+	list_del_rcu(&wq->list);
+	mutex_unlock(&wq->mutex);
+	mutex_unlock(&wq_pool_mutex);
+
+	put_wq_pwqs(wq);
+}
+EXPORT_SYMBOL_GPL(destroy_workqueue);
+
+/* ------------------------------------------------------------------ */
+/* 6. max_active and min_active                                       */
+/* ------------------------------------------------------------------ */
+
+/**
+ * workqueue_set_max_active - change a workqueue's max_active
+ * @wq: the workqueue, not ordered
+ * @max_active: the new limit, clamped to [1, WQ_MAX_ACTIVE]
+ *
+ * Context: process context, may sleep.
+ */
+void workqueue_set_max_active(struct workqueue_struct *wq, int max_active)
+{
+	int max;
+
+	/* a BH workqueue has no limit; an ordered one runs one item at a time */
+	if (WARN_ON(wq->flags & WQ_BH) || WARN_ON(wq_is_ordered(wq)))
+		return;
+	max = wq_clamp_max_active(max_active, wq->flags, wq->name);
+	guard(mutex)(&wq->mutex);
+	/* an unbound workqueue's minimum never exceeds its maximum */
+	wq->saved_min_active = (wq->flags & WQ_UNBOUND) ?
+		min(wq->saved_min_active, max) : wq->saved_min_active;
+	wq->saved_max_active = max;
+	wq_refresh_limits(wq);
+}
+EXPORT_SYMBOL_GPL(workqueue_set_max_active);
+
+/**
+ * workqueue_set_min_active - change an unbound workqueue's min_active
+ * @wq: an unbound, not ordered workqueue
+ * @min_active: active items each NUMA node may have whatever its share of
+ *	max_active, clamped to [0, max_active]
+ *
+ * Context: process context, may sleep.
+ */
+void workqueue_set_min_active(struct workqueue_struct *wq, int min_active)
+{
+	if (WARN_ON((wq->flags & (WQ_BH | WQ_UNBOUND | __WQ_ORDERED)) != WQ_UNBOUND))
+		return;
+	guard(mutex)(&wq->mutex);
+	wq->saved_min_active = clamp(min_active, 0, wq->saved_max_active);
+	wq_refresh_limits(wq);
+}
+
+/* ------------------------------------------------------------------ */
+/* 7. CPU hotplug                                                     */
+/* ------------------------------------------------------------------ */
+
+/* Walk the NR_STD_WORKER_POOLS pools of per-CPU array @pools for @cpu. */
+#define for_each_pool_of(pool, pools, cpu)				\
+	for (int __i = 0; __i < NR_STD_WORKER_POOLS &&			\
+	     ((pool) = &per_cpu(pools, cpu)[__i], true); __i++)
+#define for_each_std_pool(pool, cpu) for_each_pool_of(pool, cpu_worker_pools, cpu)
+#define for_each_bh_pool(pool, cpu) for_each_pool_of(pool, bh_worker_pools, cpu)
+
+#ifdef CONFIG_SMP
+/*
+ * @cpu is back.  When every CPU an unbound pool's workers may use went
+ * down, the scheduler let them run anywhere; if @cpu is one of the pool's,
+ * confine them to the pool's CPUs again.
+ */
+static void restore_unbound_workers_locked(struct worker_pool *pool, int cpu)
+{
+	const struct cpumask *allowed = pool_allowed_cpus(pool);
+	struct worker *worker;
+
+	wq_assert_A();
+	if (pool->cpu >= 0 || !cpumask_test_cpu(cpu, allowed))
+		return;
+	list_for_each_entry(worker, &pool->workers, node)
+		WARN_ON_ONCE(set_cpus_allowed_ptr(worker->task, allowed) < 0);
+}
+
+/* Restore the workers of every unbound pool @cpu belongs to.  Context: L. */
+static void restore_unbound_pools(int cpu)
+{
+	struct worker_pool *pool;
+	int id;
+
+	wq_assert_L();
+	mutex_lock(&wq_pool_attach_mutex);
+	for_each_pool(pool, id)
+		restore_unbound_workers_locked(pool, cpu);
+	mutex_unlock(&wq_pool_attach_mutex);
+}
+
+/**
+ * workqueue_prepare_cpu - CPU hotplug: a CPU is about to come up
+ * @cpu: the CPU
+ *
+ * Context: process context, CPU hotplug lock held.
+ * Return: 0, or -ENOMEM if its pools have no worker and none can be made.
+ */
+int workqueue_prepare_cpu(unsigned int cpu)
+{
+	struct worker_pool *pool;
+
+	for_each_std_pool(pool, cpu) {
+		if (pool->nr_workers)
+			continue;
+		if (create_worker(pool))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * workqueue_offline_cpu - CPU hotplug: a CPU is going down
+ * @cpu: the CPU, the one this runs on
+ *
+ * Context: process context on @cpu, CPU hotplug lock held.
+ * Return: 0, or -EINVAL if called from another CPU.
+ */
+int workqueue_offline_cpu(unsigned int cpu)
+{
+	struct worker_pool *pool;
+
+	/* unbinding the workers of a pool must happen on its CPU */
+	if (cpu != smp_processor_id()) {
+		WARN_ON(1);
+		return -EINVAL;
+	}
+	mutex_lock(&wq_pool_attach_mutex);
+	for_each_std_pool(pool, cpu)
+		unbind_workers_locked(pool);
+	mutex_unlock(&wq_pool_attach_mutex);
+
+	mutex_lock(&wq_pool_mutex);
+	for_each_bh_pool(pool, cpu) {
+		raw_spin_lock_irq(&pool->lock);
+		pool->bh_cpu_down = true;
+		raw_spin_unlock_irq(&pool->lock);
+	}
+	wq_unbound_cpu_changed(cpu, false);
+	mutex_unlock(&wq_pool_mutex);
+	return 0;
+}
+
+/**
+ * workqueue_online_cpu - CPU hotplug: a CPU came up
+ * @cpu: the CPU
+ *
+ * Context: process context, CPU hotplug lock held.
+ * Return: 0.
+ */
+int workqueue_online_cpu(unsigned int cpu)
+{
+	struct worker_pool *pool;
+
+	mutex_lock(&wq_pool_mutex);
+	for_each_bh_pool(pool, cpu) {
+		raw_spin_lock_irq(&pool->lock);
+		pool->bh_cpu_down = false;
+		raw_spin_unlock_irq(&pool->lock);
+	}
+	mutex_lock(&wq_pool_attach_mutex);
+	for_each_std_pool(pool, cpu)
+		rebind_workers_locked(pool);
+	mutex_unlock(&wq_pool_attach_mutex);
+	restore_unbound_pools(cpu);
+	wq_unbound_cpu_changed(cpu, true);
+	mutex_unlock(&wq_pool_mutex);
+	return 0;
+}
+#endif /* CONFIG_SMP */
+
+/* ------------------------------------------------------------------ */
+/* 8. the freezer                                                     */
+/* ------------------------------------------------------------------ */
+
+/* Re-apply every workqueue's limits after the freezing state changed. */
+static void refresh_all_limits_locked(void)
+{
+	struct workqueue_struct *wq;
+
+	wq_assert_L();
+	list_for_each_entry(wq, &workqueues, list) {
+		guard(mutex)(&wq->mutex);
+		wq_refresh_limits(wq);
+	}
+}
+
+/**
+ * freeze_workqueues_begin - stop activating items of freezable workqueues
+ *
+ * Items already active run to the end; new ones wait until the thaw.
+ *
+ * Context: process context, the freezer.
+ */
+void freeze_workqueues_begin(void)
+{
+	guard(mutex)(&wq_pool_mutex);
+	WARN_ON_ONCE(workqueue_freezing);
+	workqueue_freezing = true;
+	refresh_all_limits_locked();
+}
+
+/* Whether a pwq of @wq has active items; nr_active only drops while frozen. */
+static bool wq_has_active_items(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq;
+
+	guard(rcu)();
+	for_each_pwq(pwq, wq)
+		if (WARN_ON_ONCE(READ_ONCE(pwq->nr_active) < 0) ||
+		    READ_ONCE(pwq->nr_active))
+			return true;
+	return false;
+}
+
+/**
+ * freeze_workqueues_busy - whether freezable workqueues still run items
+ *
+ * Context: process context, the freezer, between begin and thaw.
+ * Return: %true while any freezable workqueue has active items.
+ */
+bool freeze_workqueues_busy(void)
+{
+	struct workqueue_struct *wq;
+
+	guard(mutex)(&wq_pool_mutex);
+	WARN_ON_ONCE(!workqueue_freezing);
+	list_for_each_entry(wq, &workqueues, list)
+		if ((wq->flags & WQ_FREEZABLE) && wq_has_active_items(wq))
+			return true;
+	return false;
+}
+
+/**
+ * thaw_workqueues - let freezable workqueues run their items again
+ *
+ * Context: process context, the freezer.
+ */
+void thaw_workqueues(void)
+{
+	guard(mutex)(&wq_pool_mutex);
+	if (!workqueue_freezing)
+		return;
+	workqueue_freezing = false;
+	refresh_all_limits_locked();
+}
+
+/* ------------------------------------------------------------------ */
+/* 9. initialisation                                                  */
+/* ------------------------------------------------------------------ */
+
+static struct workqueue_attrs __init *alloc_std_attrs(int nice, bool ordered)
+{
+	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
+
+	wq_boot_check(attrs, "standard attributes");
+	attrs->nice = nice;
+	attrs->ordered = ordered;
+	return attrs;
+}
+
+/* The system workqueues, with 6.12's names, flags and limits. */
+struct system_wq_def {
+	struct workqueue_struct **wq;
+	const char *name;
+	unsigned int flags;
+	int max_active;
+};
+
+static const struct system_wq_def system_wq_defs[] __initconst = {
+	{ &system_wq,			"events",			0 },
+	{ &system_percpu_wq,		"events",			0 },
+	{ &system_highpri_wq,		"events_highpri",		WQ_HIGHPRI },
+	{ &system_long_wq,		"events_long",			0 },
+	{ &system_unbound_wq,		"events_unbound",		WQ_UNBOUND,
+	  WQ_MAX_ACTIVE },
+	{ &system_dfl_wq,		"events_unbound",		WQ_UNBOUND,
+	  WQ_MAX_ACTIVE },
+	{ &system_freezable_wq,		"events_freezable",		WQ_FREEZABLE },
+	{ &system_power_efficient_wq,	"events_power_efficient",	WQ_POWER_EFFICIENT },
+	{ &system_freezable_power_efficient_wq, "events_freezable_pwr_efficient",
+	  WQ_FREEZABLE | WQ_POWER_EFFICIENT },
+	{ &system_bh_wq,		"events_bh",			WQ_BH },
+	{ &system_bh_highpri_wq,	"events_bh_highpri",		WQ_BH | WQ_HIGHPRI },
+};
+
+static void __init create_system_workqueues(void)
+{
+	const struct system_wq_def *d;
+
+	for (d = system_wq_defs; d < system_wq_defs + ARRAY_SIZE(system_wq_defs); d++) {
+		*d->wq = alloc_workqueue("%s", d->flags, d->max_active, d->name);
+		wq_boot_check(*d->wq, d->name);
+	}
+}
+
+/**
+ * workqueue_init_early - the first stage of initialisation
+ *
+ * Sets up the per-CPU pools and the system workqueues.  Items can be
+ * queued from now on; they run once workqueue_init() created workers.
+ *
+ * Context: early boot, before other CPUs and kthreads.
+ */
+void __init workqueue_init_early(void)
+{
+	int cpu, i;
+
+	BUILD_BUG_ON(__alignof__(struct pool_workqueue) < __alignof__(long long));
+	wq_unbound_cpumask_init();
+	/* nohz_full: power-efficient items go unbound, to housekeeping CPUs */
+	if (housekeeping_enabled(HK_TYPE_TICK))
+		wq_power_efficient = true;
+	pwq_cache = KMEM_CACHE(pool_workqueue, SLAB_PANIC);
+	wq_init_pod_types_early();
+
+	/* pool IDs in 6.12's order per CPU: bh, bh-hi, normal, highpri */
+	for_each_possible_cpu(cpu) {
+		for (i = 0; i < NR_STD_WORKER_POOLS; i++)
+			init_cpu_pool(&per_cpu(bh_worker_pools, cpu)[i], cpu, i, true);
+		for (i = 0; i < NR_STD_WORKER_POOLS; i++)
+			init_cpu_pool(&per_cpu(cpu_worker_pools, cpu)[i], cpu, i, false);
+	}
+	for (i = 0; i < NR_STD_WORKER_POOLS; i++) {
+		int nice = i ? HIGHPRI_NICE_LEVEL : 0;
+
+		unbound_std_wq_attrs[i] = alloc_std_attrs(nice, false);
+		ordered_wq_attrs[i] = alloc_std_attrs(nice, true);
+	}
+	create_system_workqueues();
+}
+
+/* Unless set on the command line: 10 ms, more on slow CPUs. */
+static void __init wq_cpu_intensive_thresh_init(void)
+{
+	/*
+	 * BogoMIPS, whole ones first so that 32-bit cannot overflow; the
+	 * same figure 6.12 scales by, so both pick the same threshold.
+	 */
+	unsigned long bogomips = max(loops_per_jiffy / 500000 * HZ, 1UL);
+
+	if (wq_cpu_intensive_thresh_us != ULONG_MAX)
+		return;
+	/* 10 ms; slow machines (under 4000 BogoMIPS) get up to a second */
+	wq_cpu_intensive_thresh_us = bogomips >= 4000 ? 10000 :
+		min(10000UL * 4000 / bogomips, USEC_PER_SEC);
+}
+
+/**
+ * workqueue_init - the second stage: workers and rescuers
+ *
+ * Creates the release kthread, the rescuers of workqueues made so far and
+ * a worker for every pool of the online CPUs and every unbound pool.
+ *
+ * Context: boot, kthreads can be created.
+ */
+void __init workqueue_init(void)
+{
+	struct workqueue_struct *wq;
+	struct worker_pool *pool;
+	int cpu, id;
+
+	wq_cpu_intensive_thresh_init();
+	pwq_release_worker = kthread_create_worker(0, "pool_workqueue_release");
+	wq_boot_check(!IS_ERR(pwq_release_worker), "pwq release worker");
+
+	mutex_lock(&wq_pool_mutex);
+	list_for_each_entry(wq, &workqueues, list)
+		WARN(init_rescuer(wq), "workqueue: no rescuer for %s\n", wq->name);
+	/* CPU nodes are known now; at early boot they were not */
+	idr_for_each_entry(&worker_pool_idr, pool, id)
+		if (pool->cpu >= 0)
+			pool->node = cpu_to_node(pool->cpu);
+	mutex_unlock(&wq_pool_mutex);
+	for_each_online_cpu(cpu) {
+		for_each_bh_pool(pool, cpu)
+			pool->bh_cpu_down = false;
+		for_each_std_pool(pool, cpu) {
+			pool->flags &= ~POOL_DISASSOCIATED;
+			wq_boot_check(!create_worker(pool), "initial worker");
+		}
+	}
+	mutex_lock(&wq_pool_mutex);
+	idr_for_each_entry(&worker_pool_idr, pool, id)
+		if (pool->cpu < 0 && !pool->nr_workers)
+			wq_boot_check(!create_worker(pool), "initial worker");
+	mutex_unlock(&wq_pool_mutex);
+	wq_online = true;
+	wq_watchdog_init();
+}
+
+/**
+ * workqueue_init_topology - the third stage: pods from the CPU topology
+ *
+ * Context: boot, after SMP and topology are set up.
+ */
+void __init workqueue_init_topology(void)
+{
+	wq_unbound_topology_init();
+}
