@@ -214,7 +214,7 @@ struct pool_workqueue *get_work_pwq(struct work_struct *work)
  * Context: RCU read lock or wq_pool_mutex; the pool stays valid as long.
  * Return: the pool, or %NULL if @work has never been queued.
  */
-struct worker_pool *get_work_pool(struct work_struct *work)
+static struct worker_pool *get_work_pool(struct work_struct *work)
 {
 	unsigned long data = work_data(work);
 	unsigned long id;
@@ -547,7 +547,7 @@ static void worker_set_affinity(struct worker *worker, struct worker_pool *pool,
  *
  * Context: process context; takes wq_pool_attach_mutex (A).
  */
-void worker_attach_to_pool(struct worker *worker, struct worker_pool *pool)
+static void worker_attach_to_pool(struct worker *worker, struct worker_pool *pool)
 {
 	mutex_lock(&wq_pool_attach_mutex);
 	/* unbound pools, and per-CPU ones whose CPU is down */
@@ -581,7 +581,7 @@ static void unpin_worker_locked(struct worker *worker)
  *
  * Context: process context; takes wq_pool_attach_mutex (A).
  */
-void worker_detach_from_pool(struct worker *worker)
+static void worker_detach_from_pool(struct worker *worker)
 {
 	mutex_lock(&wq_pool_attach_mutex);
 	/* a retired worker's thread is gone: nothing to unpin */
@@ -1089,8 +1089,8 @@ static bool worker_runs(struct worker *worker, struct work_struct *work)
  * Context: pool->lock (P).
  * Return: the worker, or %NULL.
  */
-struct worker *find_worker_executing_work(struct worker_pool *pool,
-					  struct work_struct *work)
+static struct worker *find_worker_executing_work(struct worker_pool *pool,
+						 struct work_struct *work)
 {
 	struct worker *worker;
 
@@ -2031,7 +2031,7 @@ bool pwq_activate_inactive_locked(struct pool_workqueue *pwq)
  *
  * Context: pool->lock (P); wq->mutex (W) keeps the limit stable.
  */
-void pwq_set_max_active_locked(struct pool_workqueue *pwq)
+static void pwq_set_max_active_locked(struct pool_workqueue *pwq)
 {
 	wq_assert_P(pwq->pool);
 	pwq->max_active = READ_ONCE(pwq->wq->max_active);

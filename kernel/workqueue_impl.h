@@ -9,12 +9,15 @@
  * kernel/workqueue_show.c (state dumps, watchdog, debugfs) and
  * kernel/workqueue_sysfs.c (the sysfs ABI).
  *
+ * Only what more than one of these files uses is declared here.
+ *
  * Map of this file:
- *   1. locking legend and its asserts
+ *   1. locking legend, the global locks and their asserts
  *   2. flags and limits
  *   3. worker_pool, pool_workqueue, workqueue_struct
- *   4. global state
- *   5. functions shared between the files
+ *   4. global state, by the file that defines it
+ *   5. walking pools and pwqs
+ *   6. functions shared between the files, by the file that defines them
  *
  * 1. Locking legend
  *
@@ -70,8 +73,7 @@ extern raw_spinlock_t wq_mayday_lock;
 #define wq_assert_W(wq)		lockdep_assert_held(&(wq)->mutex)
 #define wq_assert_F(wq)		lockdep_assert_held(&(wq)->flush_lock)
 #define wq_assert_P(pool)	lockdep_assert_held(&(pool)->lock)
-#define wq_assert_N(nna)	lockdep_assert_held(&(nna)->lock)
-#define wq_assert_M()		lockdep_assert_held(&wq_mayday_lock)
+/* N and M have none: no function expects them held, their users take them. */
 /* Pools by ID: RCU or L.  A workqueue's pwq table: RCU, W or L. */
 #define wq_assert_R()							\
 	lockdep_assert(rcu_read_lock_any_held() || lockdep_is_held(&wq_pool_mutex))
@@ -321,42 +323,35 @@ struct workqueue_struct {
 	struct wq_node_nr_active *node_nr_active[];
 };
 
-/**
- * struct wq_pod_type - how one affinity scope splits the CPUs into pods
- * @nr_pods: number of pods
- * @pod_cpus: CPUs of each pod
- * @pod_node: NUMA node of each pod
- * @cpu_pod: pod of each possible CPU
+/*
+ * 4. Global state, by the file that defines it.  The three global locks
+ * are declared with their asserts in section 1 (kernel/workqueue.c).
  */
-struct wq_pod_type {
-	int			nr_pods;
-	cpumask_var_t		*pod_cpus;
-	int			*pod_node;
-	int			*cpu_pod;
-};
 
-/* 4. Global state (kernel/workqueue.c unless noted) */
-
+/* kernel/workqueue.c */
 extern struct list_head workqueues;			/* L */
 extern struct idr worker_pool_idr;			/* L; R to look up */
 extern bool wq_online;					/* workers exist */
 extern bool workqueue_freezing;				/* L */
-extern bool wq_topo_initialized;			/* L */
-extern cpumask_var_t wq_unbound_cpumask;		/* L */
-extern cpumask_var_t wq_requested_unbound_cpumask;	/* L */
-extern cpumask_var_t wq_isolated_cpumask;		/* L */
-extern cpumask_var_t wq_online_cpumask;			/* L */
-extern struct wq_pod_type wq_pod_types[WQ_AFFN_NR_TYPES];	/* L */
-extern enum wq_affn_scope wq_affn_dfl;
 extern unsigned long wq_cpu_intensive_thresh_us;
 extern struct kthread_worker *pwq_release_worker;	/* I */
-extern struct workqueue_attrs *unbound_std_wq_attrs[NR_STD_WORKER_POOLS];
-extern struct workqueue_attrs *ordered_wq_attrs[NR_STD_WORKER_POOLS];
-extern const char * const wq_affn_names[WQ_AFFN_NR_TYPES];
 DECLARE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_STD_WORKER_POOLS],
 			       cpu_worker_pools);
 DECLARE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_STD_WORKER_POOLS],
 			       bh_worker_pools);
+
+/* kernel/workqueue_lifecycle.c */
+extern struct workqueue_attrs *unbound_std_wq_attrs[NR_STD_WORKER_POOLS];
+extern struct workqueue_attrs *ordered_wq_attrs[NR_STD_WORKER_POOLS];
+
+/* kernel/workqueue_unbound.c */
+extern cpumask_var_t wq_unbound_cpumask;		/* L */
+extern cpumask_var_t wq_requested_unbound_cpumask;	/* L */
+extern cpumask_var_t wq_isolated_cpumask;		/* L */
+extern enum wq_affn_scope wq_affn_dfl;
+extern const char * const wq_affn_names[WQ_AFFN_NR_TYPES];
+
+/* 5. Walking pools and pwqs */
 
 /* Walk every pool (per-CPU, BH and unbound); needs L or RCU. */
 #define for_each_pool(pool, pi)						\
@@ -373,7 +368,7 @@ static inline struct list_head *wq_pwq_list(struct workqueue_struct *wq)
 #define for_each_pwq(pwq, wq)						\
 	list_for_each_entry_rcu((pwq), wq_pwq_list(wq), pwqs_node, true)
 
-/* 5. Shared functions */
+/* 6. Shared functions, by the file that defines them */
 
 /*
  * Boot-time setup the kernel cannot run without (the per-CPU pools, the
@@ -400,43 +395,34 @@ wq_node_nr_active(struct workqueue_struct *wq, int node)
 	return wq->node_nr_active[node];
 }
 
-/* workqueue.c */
-struct pool_workqueue *unbound_pwq(struct workqueue_struct *wq, int cpu);
+/* kernel/workqueue.c, in the order of its sections */
 bool wq_is_ordered(struct workqueue_struct *wq);
+struct pool_workqueue *get_work_pwq(struct work_struct *work);
+const struct cpumask *pool_allowed_cpus(struct worker_pool *pool);
+void unbind_workers_locked(struct worker_pool *pool);
+void rebind_workers_locked(struct worker_pool *pool);
+int create_worker(struct worker_pool *pool);
+void retire_pool_workers(struct worker_pool *pool);
 int init_worker_pool(struct worker_pool *pool);
 int worker_pool_assign_id(struct worker_pool *pool);
 void init_cpu_pool(struct worker_pool *pool, int cpu, int highpri, bool bh);
-int create_worker(struct worker_pool *pool);
-void retire_pool_workers(struct worker_pool *pool);
-void put_pwq_unlocked(struct pool_workqueue *pwq);
-void wq_refresh_limits(struct workqueue_struct *wq);
-void link_pwq(struct pool_workqueue *pwq);
-void pwq_set_max_active_locked(struct pool_workqueue *pwq);
-bool pwq_activate_inactive_locked(struct pool_workqueue *pwq);
-void node_quota_unlist_locked(struct pool_workqueue *pwq);
-void worker_attach_to_pool(struct worker *worker, struct worker_pool *pool);
-void worker_detach_from_pool(struct worker *worker);
-void unbind_workers_locked(struct worker_pool *pool);
-void rebind_workers_locked(struct worker_pool *pool);
 int init_rescuer(struct workqueue_struct *wq);
-const struct cpumask *pool_allowed_cpus(struct worker_pool *pool);
-struct worker *find_worker_executing_work(struct worker_pool *pool,
-					  struct work_struct *work);
-struct worker_pool *get_work_pool(struct work_struct *work);
-struct pool_workqueue *get_work_pwq(struct work_struct *work);
+void put_pwq_unlocked(struct pool_workqueue *pwq);
+void link_pwq(struct pool_workqueue *pwq);
+void node_quota_unlist_locked(struct pool_workqueue *pwq);
+bool pwq_activate_inactive_locked(struct pool_workqueue *pwq);
+void wq_refresh_limits(struct workqueue_struct *wq);
 struct task_struct *wq_barrier_task(struct work_struct *work);
-void wq_wake_all_rescuers(void);
 
-/* workqueue_lifecycle.c */
+/* kernel/workqueue_lifecycle.c */
 struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,
 				 struct worker_pool *pool);
 void discard_pwq(struct pool_workqueue *pwq);
 
-/* workqueue_unbound.c */
+/* kernel/workqueue_unbound.c */
 void wq_update_node_max_active(struct workqueue_struct *wq);
 void copy_workqueue_attrs(struct workqueue_attrs *to,
 			  const struct workqueue_attrs *from);
-struct worker_pool *get_unbound_pool(const struct workqueue_attrs *attrs);
 void put_unbound_pool(struct worker_pool *pool);
 int alloc_unbound_pwqs(struct workqueue_struct *wq);
 int apply_workqueue_attrs_locked(struct workqueue_struct *wq,
@@ -450,13 +436,13 @@ int parse_affn_scope(const char *val);
 void apply_wqattrs_lock(void);
 void apply_wqattrs_unlock(void);
 
-/* workqueue_show.c */
+/* kernel/workqueue_show.c */
 void wq_watchdog_init(void);
 int format_worker_id(char *buf, size_t size, struct worker *worker,
 		     struct worker_pool *pool);
 bool wq_fail_worker_creation_now(void);
 
-/* workqueue_sysfs.c */
+/* kernel/workqueue_sysfs.c */
 #ifdef CONFIG_SYSFS
 void wq_sysfs_unregister(struct workqueue_struct *wq);
 #else

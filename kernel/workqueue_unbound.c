@@ -34,9 +34,23 @@
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "workqueue."
 
+/**
+ * struct wq_pod_type - how one affinity scope splits the CPUs into pods
+ * @nr_pods: number of pods
+ * @pod_cpus: CPUs of each pod
+ * @pod_node: NUMA node of each pod
+ * @cpu_pod: pod of each possible CPU
+ */
+struct wq_pod_type {
+	int			nr_pods;
+	cpumask_var_t		*pod_cpus;
+	int			*pod_node;
+	int			*cpu_pod;
+};
+
 static DEFINE_HASHTABLE(unbound_pool_hash, 6);		/* L */
-bool wq_topo_initialized;				/* L */
-struct wq_pod_type wq_pod_types[WQ_AFFN_NR_TYPES];	/* L */
+static bool wq_topo_initialized;			/* L */
+static struct wq_pod_type wq_pod_types[WQ_AFFN_NR_TYPES];	/* L */
 enum wq_affn_scope wq_affn_dfl = WQ_AFFN_CACHE;
 
 cpumask_var_t wq_unbound_cpumask;		/* L: where unbound items may run */
@@ -48,7 +62,7 @@ cpumask_var_t wq_isolated_cpumask;		/* L: excluded by cpusets */
  * tables need only L: a CPU going down is already out of it while its
  * teardown still runs.
  */
-cpumask_var_t wq_online_cpumask;
+static cpumask_var_t wq_online_cpumask;
 static struct cpumask wq_cmdline_cpumask __initdata;
 
 /* in the order of enum wq_affn_scope; the sysfs ABI uses these names */
@@ -299,7 +313,7 @@ static void rcu_free_pool(struct rcu_head *rcu)
  * Context: wq_pool_mutex (L), may sleep.
  * Return: the pool with a reference taken, or %NULL.
  */
-struct worker_pool *get_unbound_pool(const struct workqueue_attrs *attrs)
+static struct worker_pool *get_unbound_pool(const struct workqueue_attrs *attrs)
 {
 	u32 hash = pool_attrs_hash(attrs);
 	struct worker_pool *pool;
