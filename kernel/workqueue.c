@@ -438,7 +438,10 @@ static void kick_bh_pool(struct worker_pool *pool)
 		raise_bh_softirq(pool);
 }
 
-/* Point an unbound worker about to wake at a CPU of its pool's pod. */
+/*
+ * Point an unbound worker about to wake at a CPU of its pool's pod.
+ * Context: pool->lock (P).
+ */
 static void repatriate_worker_locked(struct worker_pool *pool,
 				     struct worker *worker)
 {
@@ -448,6 +451,7 @@ static void repatriate_worker_locked(struct worker_pool *pool,
 	struct pool_workqueue *pwq;
 	struct work_struct *work;
 
+	wq_assert_P(pool);
 	if (pool->cpu >= 0 || pool->attrs->affn_strict ||
 	    cpumask_test_cpu(p->wake_cpu, pod))
 		return;
@@ -1679,12 +1683,16 @@ static void report_cpu_hog(work_func_t func)
 static void report_cpu_hog(work_func_t func) { }
 #endif
 
-/* Take a worker hogging the CPU out of the count; wake a replacement. */
+/*
+ * Take a worker hogging the CPU out of the count; wake a replacement.
+ * Context: pool->lock (P) of the worker's pool.
+ */
 static void release_cpu_hog_locked(struct worker *worker,
 				   struct pool_workqueue *pwq)
 {
 	bool woke;
 
+	wq_assert_P(worker->pool);
 	worker_set_flags_locked(worker, WORKER_CPU_INTENSIVE);
 	woke = kick_pool_locked(worker->pool);
 	pwq->stats[PWQ_STAT_CPU_INTENSIVE]++;
@@ -1926,9 +1934,13 @@ static bool pwq_is_unbound(struct pool_workqueue *pwq)
 	return pwq->wq->flags & WQ_UNBOUND;
 }
 
-/* An unbound pwq with no inactive item left waits for no slot. */
+/*
+ * An unbound pwq with no inactive item left waits for no slot.
+ * Context: pool->lock (P) of @pwq's pool.
+ */
 static void pwq_unlist_if_drained_locked(struct pool_workqueue *pwq)
 {
+	wq_assert_P(pwq->pool);
 	if (list_empty(&pwq->inactive_works) && pwq_is_unbound(pwq))
 		node_quota_unlist_locked(pwq);
 }
@@ -1993,7 +2005,7 @@ static bool pwq_activate_first_locked(struct pool_workqueue *pwq, bool fill)
 }
 
 /**
- * pwq_activate_inactive_locked_nokick - activate what the limits allow
+ * pwq_activate_inactive_nokick_locked - activate what the limits allow
  * @pwq: the pwq
  *
  * For callers that run the pool's worklist themselves next.
@@ -2001,10 +2013,11 @@ static bool pwq_activate_first_locked(struct pool_workqueue *pwq, bool fill)
  * Context: pool->lock (P).
  * Return: whether an item was activated.
  */
-static bool pwq_activate_inactive_locked_nokick(struct pool_workqueue *pwq)
+static bool pwq_activate_inactive_nokick_locked(struct pool_workqueue *pwq)
 {
 	bool any = false;
 
+	wq_assert_P(pwq->pool);
 	while (pwq_activate_first_locked(pwq, true))
 		any = true;
 	return any;
@@ -2019,8 +2032,10 @@ static bool pwq_activate_inactive_locked_nokick(struct pool_workqueue *pwq)
  */
 bool pwq_activate_inactive_locked(struct pool_workqueue *pwq)
 {
-	bool any = pwq_activate_inactive_locked_nokick(pwq);
+	bool any;
 
+	wq_assert_P(pwq->pool);
+	any = pwq_activate_inactive_nokick_locked(pwq);
 	kick_pool_locked(pwq->pool);
 	return any;
 }
@@ -2150,7 +2165,7 @@ static void node_quota_dec_locked(struct pool_workqueue *pwq, bool kick)
 		else if (kick)
 			activated = pwq_activate_inactive_locked(next);
 		else
-			activated = pwq_activate_inactive_locked_nokick(next);
+			activated = pwq_activate_inactive_nokick_locked(next);
 		/* still in line: the slot is gone again, it waits for the next */
 		if (activated || !list_empty(&next->pending_node))
 			break;

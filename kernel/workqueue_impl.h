@@ -21,9 +21,14 @@
  *
  * 1. Locking legend
  *
- * Every field below names what protects it, by letter.  A function whose
- * name ends in _locked expects the lock its kernel-doc names and asserts
- * it with the helper for that letter.
+ * Every field below names what protects it, by letter.  A letter alone
+ * means: hold that lock to read or change the field; where reading and
+ * changing differ, the field says so ("W to change, P or W to read").
+ *
+ * A function whose name ends in _locked expects its caller to hold the
+ * lock its kernel-doc (or comment) names, and asserts it with the helper
+ * for that letter.  _locked ends the name, and a function that takes the
+ * lock itself is not called _locked.
  *
  *  I  set while the object is created, read-only afterwards
  *  P  pool->lock (raw spinlock, taken with interrupts disabled)
@@ -36,8 +41,25 @@
  *  N  nna->lock (raw spinlock): a node's active-item quota of an unbound
  *     workqueue and the pwqs waiting for it
  *  M  wq_mayday_lock (raw spinlock): rescue requests
- *  R  RCU (sched): pools looked up by ID, the pwq tables of workqueues
+ *  R  RCU (sched): pools looked up by ID, the list of workqueues, the pwq
+ *     tables of workqueues
  *  X  used by the owning worker only, no lock
+ *
+ * The letters of 6.12, for reviewers who know its legend (at the top of
+ * its kernel/workqueue.c); ours are kept:
+ *
+ *   6.12  here            6.12  here
+ *   L     P               WQ    W
+ *   PL    L               WR    W; R to read
+ *   PR    L; R to read    WO    W to change, read locklessly (see below)
+ *   PW    L and W         LN    P and N (pwq->pending_node)
+ *   PWR   L and W; R      MD    M
+ *   A, I  A, I            K     P, read unlocked by the worker itself
+ *   S     X
+ *
+ * 6.12's P (preemption disabled) and WD (the watchdog's own) have no
+ * letter here; 6.12 has no F (its flush state is under wq->mutex) and no
+ * letter for the node lock alone.
  *
  * Nesting, outermost first (a lock is never taken while holding one to
  * its right):
@@ -49,6 +71,90 @@
  *
  * Two pool locks are never held at once: moving work between pools drops
  * one lock before taking the other.
+ *
+ * Lockless reads.  Some fields are read, on purpose, without the lock
+ * their letter names, most of them with READ_ONCE() or data_race().  Here
+ * is each one and why it is safe, or, in one case, what a stale answer
+ * costs:
+ *
+ * nna->max <- W, WRITE_ONCE() (wq_update_node_max_active()):
+ *
+ *   read with READ_ONCE() and without N by node_quota_take_free(),
+ *   node_quota_tryinc_locked() and node_quota_may_pass().  It is a limit
+ *   that the count, the atomic nna->nr, is checked against: a reader that
+ *   sees the old limit acts as if it had run just before the change, and
+ *   a count above a lowered limit only drains.  Later attempts see the
+ *   new limit; wq_refresh_limits() makes one on every pwq right after it
+ *   changes the limits.
+ *
+ * nna->pending_pwqs <- N:
+ *
+ *   node_quota_tryinc_locked() takes a free slot without N only while the
+ *   line looks empty; node_quota_may_pass() and node_quota_next() read the
+ *   first entry with READ_ONCE().  The full barriers paired between
+ *   joining the line and looking at the count (node_quota_tryinc_locked())
+ *   and between freeing a slot and looking at the line
+ *   (node_quota_dec_locked()) keep a waiter first in line and the one
+ *   freeing a slot from both missing it.  An entry read without N may
+ *   have left the line by the time it is used, which activating it tells
+ *   (there is nothing left to activate); its memory stays valid as
+ *   interrupts are disabled (RCU).
+ *
+ * pwq->pending_node <- N, and also the pwq's own P to join or leave:
+ *
+ *   whether a pwq is in line changes only under its P, so list_empty()
+ *   under P alone gives a stable answer (node_quota_tryinc_locked(),
+ *   node_quota_unlist_locked()), although the pointer it reads may be
+ *   rewritten under N as other pwqs join and leave; node_quota_may_pass()
+ *   reads the neighbours with READ_ONCE() as a hint, see its comment.
+ *   Two tests hold neither lock.  pwq_leave_node_quota() runs at release,
+ *   when nothing can put the pwq back in line (it has no item left), and
+ *   node_quota_unlist_locked() tests again under P.  node_quota_dec_locked()
+ *   tests a pwq of another pool after hand_slot_to_other_pool() dropped
+ *   that pool's lock: it sees what the activation left under the lock, or
+ *   a later state.  A later "in line" needs the pwq to have left the line
+ *   and joined it again meanwhile (its last inactive item cancelled, a new
+ *   one queued behind another waiter); the hand-over then stops with the
+ *   slot free, and the pwqs in line wait until another slot is freed on
+ *   the node or the limits are refreshed.
+ *
+ * worker->flags <- P; WORKER_UNBOUND and WORKER_REBOUND also under A:
+ *
+ *   worker_attach_to_pool() and worker_detach_from_pool() change them
+ *   under A without P while the worker is on no list of the pool (not yet
+ *   or no longer on pool->workers, never on the idle list then), so no
+ *   holder of P looks at it, and its thread is not running (not started
+ *   yet, or exited) or is the one attaching or detaching (a rescuer).  The
+ *   worker reads its own flags without P, and so do the scheduler hooks on
+ *   its CPU: wq_worker_sleeping() with READ_ONCE(), wq_worker_tick() from
+ *   the tick that interrupts it.
+ *
+ * pwq->nr_active <- P:
+ *
+ *   freeze_workqueues_busy() reads it with READ_ONCE() under RCU: while
+ *   the workqueue is frozen it only goes down, so a stale value only
+ *   makes the freezer look again.
+ *
+ * pool->flags <- P:
+ *
+ *   retire_pool_workers() waits for POOL_MANAGER_ACTIVE to clear with
+ *   READ_ONCE() and without P, then tests it again under P.
+ *
+ * wq->rescuer <- L to set, M to clear:
+ *
+ *   send_mayday_locked() reads it with READ_ONCE() before taking M and
+ *   again under M; insert_flush_barrier() reads it without a lock only to
+ *   pick a lockdep annotation.
+ *
+ * pool->watchdog_ts <- P:
+ *
+ *   the watchdog reads it with READ_ONCE(): a write it misses is one made
+ *   at the moment of its check, after a whole threshold without progress.
+ *
+ * pwq->stats[] <- P:
+ *
+ *   the ticks of the pwq's workers add CPU time under data_race(): a
+ *   statistic, which an update lost to a race only makes a tick short.
  */
 #ifndef _KERNEL_WORKQUEUE_IMPL_H
 #define _KERNEL_WORKQUEUE_IMPL_H
@@ -206,9 +312,11 @@ struct worker_pool {
  * @nr_in_flight: queued or running items per color (P)
  * @nr_active: items on the pool's worklist or running (P)
  * @max_active: limit of @nr_active for per-CPU workqueues (P)
- * @plugged: an ordered workqueue's new pwq waits for the old one (P)
+ * @plugged: an ordered workqueue's new pwq waits for the old one (W to
+ *	change, and P too once the pwq is linked; W or P to read)
  * @inactive_works: items waiting for @nr_active to drop (P)
- * @pending_node: entry in the node quota's list of waiting pwqs (N)
+ * @pending_node: entry in the node quota's list of waiting pwqs (N, and
+ *	this pwq's P to join or leave; P to test; see Lockless reads)
  * @pwqs_node: entry in wq->pwqs (W; R to walk)
  * @mayday_node: entry in wq->maydays (M)
  * @stats: PWQ_STAT_* counters (P; the tick adds CPU time without it)
@@ -240,11 +348,13 @@ struct pool_workqueue {
 /**
  * struct wq_node_nr_active - active-item quota of an unbound workqueue on
  *	one NUMA node
- * @max: the quota (W to change, N to read)
+ * @max: the quota (W to change, with WRITE_ONCE(); read without N, see
+ *	Lockless reads)
  * @nr: active items of the workqueue's pwqs on the node (atomic; a free
  *	slot is taken without N while no pwq waits)
  * @lock: the N lock
- * @pending_pwqs: pwqs with inactive items waiting for the quota (N)
+ * @pending_pwqs: pwqs with inactive items waiting for the quota (N to
+ *	change; its first entry is read without N, see Lockless reads)
  */
 struct wq_node_nr_active {
 	int			max;
@@ -258,7 +368,7 @@ struct wq_device;
 /**
  * struct workqueue_struct - a workqueue: its pwqs and how to use them
  * @pwqs: all pwqs of the workqueue (W; R to walk)
- * @list: entry in the list of workqueues (L)
+ * @list: entry in the list of workqueues (L; R to walk)
  * @mutex: the W lock
  * @flush_lock: the F lock
  * @flush_seq: flush colors closed so far; the color of items queued now
@@ -270,7 +380,8 @@ struct wq_device;
  * @nr_pwqs_to_flush: per closed color, the pwqs that still have items of
  *	it, plus one while the color is being closed (atomic)
  * @maydays: pwqs asking the rescuer for help (M)
- * @rescuer: the rescuer of a WQ_MEM_RECLAIM workqueue (I)
+ * @rescuer: the rescuer of a WQ_MEM_RECLAIM workqueue (L to set, M to
+ *	clear; see Lockless reads)
  * @nr_drainers: drain_workqueue() callers (W)
  * @max_active: effective limit, 0 while frozen (W)
  * @min_active: effective per-node minimum for unbound workqueues (W)
@@ -329,7 +440,7 @@ struct workqueue_struct {
  */
 
 /* kernel/workqueue.c */
-extern struct list_head workqueues;			/* L */
+extern struct list_head workqueues;			/* L; R to walk */
 extern struct idr worker_pool_idr;			/* L; R to look up */
 extern bool wq_online;					/* workers exist */
 extern bool workqueue_freezing;				/* L */

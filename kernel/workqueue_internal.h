@@ -32,7 +32,9 @@ struct pool_workqueue;
  * @pool: the pool the worker is attached to (A; P to read)
  * @node: entry in the pool's list of workers (A)
  * @last_active: jiffies when the worker last went idle (P)
- * @flags: WORKER_* (P; the worker itself may read them unlocked)
+ * @flags: WORKER_* (P; WORKER_UNBOUND and WORKER_REBOUND also under A alone
+ *	while the worker is on no list of its pool; the worker itself reads
+ *	them unlocked, see Lockless reads)
  * @id: worker number within the pool (I)
  * @desc: set_worker_desc() text, or the workqueue name (P)
  * @rescue_wq: the workqueue a rescuer serves, %NULL for normal workers (I)

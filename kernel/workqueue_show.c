@@ -301,11 +301,13 @@ static void dump_works(const char *title, struct list_head *head,
 	dump_end();
 }
 
+/* Whether a worker runs an item of @pwq.  Context: P of @pwq's pool. */
 static bool pwq_has_in_flight_locked(struct pool_workqueue *pwq)
 {
 	struct worker *worker;
 	int bkt;
 
+	wq_assert_P(pwq->pool);
 	hash_for_each(pwq->pool->busy_hash, bkt, worker, hentry)
 		if (worker->current_pwq == pwq)
 			return true;
@@ -338,26 +340,32 @@ static void dump_in_flight(struct pool_workqueue *pwq)
 	dump_end();
 }
 
+/* Whether the pool's worklist has an item of @pwq.  Context: P. */
 static bool pwq_has_pending_locked(struct pool_workqueue *pwq)
 {
 	struct work_struct *work;
 
+	wq_assert_P(pwq->pool);
 	list_for_each_entry(work, &pwq->pool->worklist, entry)
 		if (get_work_pwq(work) == pwq)
 			return true;
 	return false;
 }
 
+/* Whether @pwq has anything to show.  Context: P of @pwq's pool. */
 static bool pwq_has_work_locked(struct pool_workqueue *pwq)
 {
+	wq_assert_P(pwq->pool);
 	return pwq->nr_active || !list_empty(&pwq->inactive_works) ||
 	       pwq_has_pending_locked(pwq);
 }
 
+/* The lines of a busy pwq in a workqueue's dump.  Context: P. */
 static void show_pwq_locked(struct pool_workqueue *pwq)
 {
 	struct worker_pool *pool = pwq->pool;
 
+	wq_assert_P(pool);
 	dump_begin(false);
 	dump_add("  pwq %d:", pool->id);
 	dump_pool(pool);

@@ -14,6 +14,11 @@
  *
  * Writes that do not parse or are out of range fail with -EINVAL and
  * change nothing.  Locking letters are those of kernel/workqueue_impl.h.
+ *
+ * Map of this file:
+ *   1. per-workqueue files
+ *   2. the global unbound cpumask
+ *   3. registration
  */
 #include <linux/device.h>
 #include <linux/slab.h>
@@ -246,7 +251,8 @@ static const struct bus_type wq_subsys = {
 
 /* 2. the global unbound cpumask */
 
-static ssize_t show_mask_locked(char *buf, const struct cpumask *mask)
+/* A global cpumask for sysfs; it takes wq_pool_mutex (L) to read it. */
+static ssize_t show_mask(char *buf, const struct cpumask *mask)
 {
 	ssize_t len;
 
@@ -259,21 +265,21 @@ static ssize_t show_mask_locked(char *buf, const struct cpumask *mask)
 static ssize_t cpumask_requested_show(struct device *dev,
 				      struct device_attribute *attr, char *buf)
 {
-	return show_mask_locked(buf, wq_requested_unbound_cpumask);
+	return show_mask(buf, wq_requested_unbound_cpumask);
 }
 static DEVICE_ATTR_RO(cpumask_requested);
 
 static ssize_t cpumask_isolated_show(struct device *dev,
 				     struct device_attribute *attr, char *buf)
 {
-	return show_mask_locked(buf, wq_isolated_cpumask);
+	return show_mask(buf, wq_isolated_cpumask);
 }
 static DEVICE_ATTR_RO(cpumask_isolated);
 
 static ssize_t unbound_cpumask_show(struct device *dev,
 				    struct device_attribute *attr, char *buf)
 {
-	return show_mask_locked(buf, wq_unbound_cpumask);
+	return show_mask(buf, wq_unbound_cpumask);
 }
 
 /* Empty once limited to possible CPUs: -EINVAL. */
