@@ -2104,24 +2104,43 @@ static bool pwq_pass_slot_locked(struct pool_workqueue *pwq)
 }
 
 /*
- * Give the freed slot to @next, a pwq waiting on another pool: we cannot
- * hold two pool locks, so ours is dropped meanwhile.  @next stays valid:
- * it has inactive items, and interrupts stay disabled, which holds off the
- * RCU grace period its release would wait for.  Returns whether an item
- * was activated.
+ * Offer a freed slot to @next, first in line.  Return whether that settled
+ * it: an item of @next took the slot, or @next is still in line, which
+ * means it found no free slot (another pwq took it first) and waits for
+ * the next one.  A @next with nothing to activate has left the line, and
+ * the caller offers the slot to the pwq after it.  Both are read under
+ * @next's P, where a pwq joins and leaves the line.
+ */
+static bool node_quota_offer_locked(struct pool_workqueue *next, bool kick)
+{
+	bool activated;
+
+	wq_assert_P(next->pool);
+	if (kick)
+		activated = pwq_activate_inactive_locked(next);
+	else
+		activated = pwq_activate_inactive_nokick_locked(next);
+	return activated || !list_empty(&next->pending_node);
+}
+
+/*
+ * node_quota_offer_locked() to @next, a pwq waiting on another pool: we
+ * cannot hold two pool locks, so ours is dropped meanwhile.  @next stays
+ * valid: it was in line, and interrupts stay disabled, which holds off the
+ * RCU grace period its release would wait for.
  */
 static bool hand_slot_to_other_pool(struct worker_pool *pool,
 				    struct pool_workqueue *next)
 	__releases(&pool->lock) __acquires(&pool->lock)
 {
-	bool activated;
+	bool settled;
 
 	raw_spin_unlock(&pool->lock);
 	raw_spin_lock(&next->pool->lock);
-	activated = pwq_activate_inactive_locked(next);
+	settled = node_quota_offer_locked(next, true);
 	raw_spin_unlock(&next->pool->lock);
 	raw_spin_lock(&pool->lock);
-	return activated;
+	return settled;
 }
 
 /*
@@ -2153,7 +2172,7 @@ static void node_quota_dec_locked(struct pool_workqueue *pwq, bool kick)
 {
 	struct wq_node_nr_active *nna = wq_node_nr_active(pwq->wq, pwq->pool->node);
 	struct pool_workqueue *next;
-	bool activated;
+	bool settled;
 
 	wq_assert_P(pwq->pool);
 	lockdep_assert_irqs_disabled();
@@ -2161,13 +2180,10 @@ static void node_quota_dec_locked(struct pool_workqueue *pwq, bool kick)
 	smp_mb__after_atomic();	/* the count, then the line */
 	while ((next = node_quota_next(nna))) {
 		if (next->pool != pwq->pool)
-			activated = hand_slot_to_other_pool(pwq->pool, next);
-		else if (kick)
-			activated = pwq_activate_inactive_locked(next);
+			settled = hand_slot_to_other_pool(pwq->pool, next);
 		else
-			activated = pwq_activate_inactive_nokick_locked(next);
-		/* still in line: the slot is gone again, it waits for the next */
-		if (activated || !list_empty(&next->pending_node))
+			settled = node_quota_offer_locked(next, kick);
+		if (settled)
 			break;
 	}
 }

@@ -107,16 +107,12 @@
  *   node_quota_unlist_locked()), although the pointer it reads may be
  *   rewritten under N as other pwqs join and leave; node_quota_may_pass()
  *   reads the neighbours with READ_ONCE() as a hint, see its comment.
- *   Two tests hold neither lock.  pwq_leave_node_quota() runs at release,
+ *   One test holds neither lock: pwq_leave_node_quota() runs at release,
  *   when nothing can put the pwq back in line (it has no item left), and
- *   node_quota_unlist_locked() tests again under P.  node_quota_dec_locked()
- *   tests a pwq of another pool after hand_slot_to_other_pool() dropped
- *   that pool's lock: it sees what the activation left under the lock, or
- *   a later state.  A later "in line" needs the pwq to have left the line
- *   and joined it again meanwhile (its last inactive item cancelled, a new
- *   one queued behind another waiter); the hand-over then stops with the
- *   slot free, and the pwqs in line wait until another slot is freed on
- *   the node or the limits are refreshed.
+ *   node_quota_unlist_locked() tests again under P.  A freed slot is
+ *   offered to a pwq of another pool under that pool's lock
+ *   (node_quota_offer_locked()), which tests there whether the pwq is
+ *   still in line.
  *
  * worker->flags <- P; WORKER_UNBOUND and WORKER_REBOUND also under A:
  *
