@@ -51,11 +51,7 @@ done
 
 say "W=1 build of our files"
 obj=$(objdir rework check)
-mkdir -p "$obj"
-"$PYTHON" "$TOP/harness/kconfig.py" merge debug | write_if_changed "$obj/fragment.config"
-if [ ! -f "$obj/.config" ] || [ "$obj/fragment.config" -nt "$obj/.config" ]; then
-	kmake rework check KCONFIG_ALLCONFIG="$obj/fragment.config" allnoconfig
-fi
+configure rework check debug
 kmake rework check prepare
 objs=$(for f in $our_c; do echo "${f%.c}.o"; done)
 # shellcheck disable=SC2086

@@ -57,6 +57,42 @@ kmake() {
 		CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" -s "$@"
 }
 
+# configure WQ CONFIG [FRAGMENT]: bring the .config of build directory
+# CONFIG of tree WQ up to date with configs/FRAGMENT.config (default: the
+# one named CONFIG; make check's W=1 directory "check" takes "debug").
+# The .config is allnoconfig (or the fragment's "# base:" targets, such as
+# defconfig) plus the merged fragment (with its includes); it is
+# regenerated only when the fragment changes, and every assignment in the
+# fragment is checked to have survived Kconfig.
+configure() {
+	local wq=$1 cfg=$2 frag=${3:-$2}
+	local obj base
+	obj=$(objdir "$wq" "$cfg")
+	mkdir -p "$obj"
+	"$PYTHON" "$TOP/harness/kconfig.py" merge "$frag" | write_if_changed "$obj/fragment.config"
+	# The series tree changes its Kconfig files from patch to patch: configure
+	# it every time, and options that only a later patch adds may be missing.
+	if [ "$wq" != series ] && [ -f "$obj/.config" ] &&
+	   [ ! "$obj/fragment.config" -nt "$obj/.config" ]; then
+		return 0
+	fi
+	say "configuring $wq-$cfg"
+	base=$("$PYTHON" "$TOP/harness/kconfig.py" base "$frag")
+	if [ -z "$base" ]; then
+		kmake "$wq" "$cfg" KCONFIG_ALLCONFIG="$obj/fragment.config" allnoconfig
+	else
+		# shellcheck disable=SC2086
+		kmake "$wq" "$cfg" $base
+		(cd "$obj" && "$(treedir "$wq")/scripts/kconfig/merge_config.sh" \
+			-m -O . .config fragment.config >/dev/null)
+		kmake "$wq" "$cfg" olddefconfig
+	fi
+	if ! "$PYTHON" "$TOP/harness/kconfig.py" check "$frag" "$obj/.config"; then
+		[ "$wq" = series ] || { rm -f "$obj/.config"; die "configs/$frag.config does not hold"; }
+		warn "series-$cfg: configs/$frag.config options not in the tree yet"
+	fi
+}
+
 # write_if_changed FILE: replace FILE with stdin only when the text differs,
 # so that mtimes (and with them Kbuild's dependencies) stay meaningful.
 write_if_changed() {
