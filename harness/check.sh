@@ -55,8 +55,8 @@ configure rework check debug
 kmake rework check prepare
 objs=$(for f in $our_c; do echo "${f%.c}.o"; done)
 # shellcheck disable=SC2086
-if kmake rework check W=1 $objs 2>&1 | tee "$obj/w1.log" | grep -E 'warning|error'; then
-	warn "W=1 build"
+if ! compile_w1 rework check "$obj/w1.log" $objs; then
+	warn "W=1 build: see ${obj#"$TOP"/}/w1.log"
 	fail=1
 fi
 

@@ -93,6 +93,24 @@ configure() {
 	fi
 }
 
+# The compiler's warnings and errors ("FILE:LINE:COL: warning: ..."); the
+# colon keeps out lines that only contain the words, such as file names.
+CC_DIAGNOSTICS='warning:|error:'
+
+# compile_w1 WQ CONFIG LOG OBJECT...: compile OBJECTs afresh with W=1 in
+# build directory CONFIG of tree WQ, the output in LOG; print the
+# compiler's warnings and errors, and fail on any or on make failing.  The
+# objects are removed first: Kbuild would not rebuild an up-to-date one,
+# and its warnings would go unseen.
+compile_w1() {
+	local wq=$1 cfg=$2 log=$3 status=0
+	shift 3
+	(cd "$(objdir "$wq" "$cfg")" && rm -f "$@")
+	kmake "$wq" "$cfg" W=1 "$@" >"$log" 2>&1 || status=1
+	grep -E "$CC_DIAGNOSTICS" "$log" && status=1
+	return "$status"
+}
+
 # write_if_changed FILE: replace FILE with stdin only when the text differs,
 # so that mtimes (and with them Kbuild's dependencies) stay meaningful.
 write_if_changed() {

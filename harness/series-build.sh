@@ -20,7 +20,7 @@ for name in $(series_lines test rework | cut -d' ' -f1); do
 	if ! "$TOP/harness/build.sh" series "$cfg" >>"$log" 2>&1; then
 		die "patch $n ($name) does not build: see ${log#$TOP/}"
 	fi
-	if grep -E 'warning:|error:' "$log"; then
+	if grep -E "$CC_DIAGNOSTICS" "$log"; then
 		die "patch $n ($name) builds with warnings: see ${log#$TOP/}"
 	fi
 done

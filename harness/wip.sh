@@ -19,19 +19,16 @@ rm -f "$result"
 objs=$(series_lines rework-wip | tr ' ' '\n' | grep '^kernel/.*\.c$' |
 	sed 's/\.c$/.o/' | tr '\n' ' ')
 objs="$objs kernel/sched/core.o kernel/async.o"
-obj=$(objdir wip debug)
 log=$OUT/test/wip-compile.log
 say "compiling the staged rework with W=1: $objs"
-# shellcheck disable=SC2086
-(cd "$obj" && rm -f $objs)
 status=PASS
 # shellcheck disable=SC2086
-kmake wip debug W=1 $objs >"$log" 2>&1 || status=FAIL
-grep -qE 'warning:|error:' "$log" && status=FAIL
-"$PYTHON" - "$result" "$status" "$log" <<'PY'
+findings=$(compile_w1 wip debug "$log" $objs) || status=FAIL
+# the first 20 of the compiler's complaints go into the summary
+"$PYTHON" - "$result" "$status" "$log" "$(head -n 20 <<<"$findings")" <<'PY'
 import json, sys
-path, status, log = sys.argv[1:]
-detail = [l.rstrip() for l in open(log) if 'warning:' in l or 'error:' in l][:20]
+path, status, log, findings = sys.argv[1:]
+detail = [l.rstrip() for l in findings.splitlines()]
 json.dump([{'name': 'rework-wip: W=1 compile of the staged rework',
             'status': status, 'detail': detail or [log]}], open(path, 'w'))
 PY
