@@ -25,6 +25,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get('BUILD', os.path.join(TOP, 'build'))
 EXIT_MARK = 'GUEST-EXIT: '
 SYSRQ_ON_TIMEOUT = 'wlt'	# blocked tasks, CPU backtraces, timers
+STDIO_CONSOLE = 'mon:stdio'	# on this terminal, with the monitor (Ctrl-A)
 
 
 def objdir(wq, cfg):
@@ -57,9 +58,9 @@ def cmd_initrd(base, cmd, path):
     return path
 
 
-def qemu_command(kernel, initrd, append, clock=None, serial='mon:stdio',
+def qemu_command(kernel, initrd, append, clock=None, serial=STDIO_CONSOLE,
                  extra=()):
-    display = ['-nographic'] if serial == 'mon:stdio' else ['-display', 'none']
+    display = ['-nographic'] if serial == STDIO_CONSOLE else ['-display', 'none']
     return (['qemu-system-x86_64', '-nodefaults', '-no-reboot'] + display +
             ['-m', str(MEM_MB), '-bios', 'qboot.rom', '-serial', serial,
              '-kernel', kernel, '-initrd', initrd,
@@ -90,21 +91,30 @@ def exit_status(text):
     return status
 
 
-def boot_quiet(kernel, initrd, cmd, log_path, append='', timeout=900,
-               clock=None, progress=None, extra=()):
-    """Like boot(), with the console going straight to LOG_PATH.
-
-    QEMU writes a file console without ever blocking, so the guest's
-    console driver never waits on the host: under -icount nothing of the
-    host's timing reaches the guest through it.  No SysRq on timeout.
-    EXTRA: more QEMU arguments."""
+def _run_guest(follow, serial, kernel, initrd, cmd, log_path, append,
+               timeout, clock, progress, extra):
+    """What boot() and boot_quiet() share: run CMD in a guest with its
+    console on SERIAL (QEMU's -serial) and FOLLOW(proc, log_path, timeout,
+    progress) reading it until the guest ends or is killed; FOLLOW returns
+    the console text and whether the guest timed out.  Returns boot()'s
+    (output, finished, exit_status)."""
     run_initrd = cmd_initrd(initrd, cmd, log_path + '.initrd')
-    if os.path.exists(log_path):
-        os.unlink(log_path)
+    # A console on stdio needs pipes (SysRq goes in through stdin); one in
+    # a file needs none, and nothing else QEMU prints is wanted.
+    stdio = subprocess.PIPE if serial == STDIO_CONSOLE else subprocess.DEVNULL
     proc = subprocess.Popen(qemu_command(kernel, run_initrd, append, clock,
-                                         serial=f'file:{log_path}', extra=extra),
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+                                         serial=serial, extra=extra),
+                            stdin=stdio, stdout=stdio, stderr=subprocess.STDOUT)
+    text, timed_out = follow(proc, log_path, timeout, progress)
+    proc.wait()
+    os.unlink(run_initrd)
+    status = exit_status(text)
+    return text, (status is not None and not timed_out), status
+
+
+def _follow_file(proc, log_path, timeout, progress):
+    """boot_quiet()'s console: the file QEMU writes, passed to PROGRESS
+    once a second; the guest is killed at TIMEOUT."""
     deadline = time.monotonic() + timeout
     seen = 0
     timed_out = False
@@ -121,8 +131,7 @@ def boot_quiet(kernel, initrd, cmd, log_path, append='', timeout=900,
             seen += len(chunk)
             if chunk:
                 progress(chunk)
-    proc.wait()
-    os.unlink(run_initrd)
+    proc.wait()				# all QEMU wrote is in the file
     with open(log_path, 'rb') as f:
         text = f.read().decode('utf-8', 'replace')
     if timed_out:
@@ -130,20 +139,13 @@ def boot_quiet(kernel, initrd, cmd, log_path, append='', timeout=900,
         text += msg
         with open(log_path, 'a') as f:
             f.write(msg)
-    status = exit_status(text)
-    return text, (status is not None and not timed_out), status
+    return text, timed_out
 
 
-def boot(kernel, initrd, cmd, log_path, append='', timeout=900, clock=None,
-         progress=None):
-    """Run CMD in a guest; return (output, finished, exit_status).
-
-    finished is False when the guest hit TIMEOUT or died before printing
-    its exit status; exit_status is CMD's status or None."""
-    run_initrd = cmd_initrd(initrd, cmd, log_path + '.initrd')
-    proc = subprocess.Popen(qemu_command(kernel, run_initrd, append, clock),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT)
+def _follow_pipe(proc, log_path, timeout, progress):
+    """boot()'s console: QEMU's stdout, copied to LOG_PATH and PROGRESS as
+    it comes; at TIMEOUT the guest gets SysRq dumps and 10 s for them
+    before it is killed."""
     out = bytearray()
     deadline = time.monotonic() + timeout
     timed_out = False
@@ -172,11 +174,31 @@ def boot(kernel, initrd, cmd, log_path, append='', timeout=900, clock=None,
             log.flush()
             if progress:
                 progress(chunk)
-    proc.wait()
-    os.unlink(run_initrd)
-    text = out.decode('utf-8', 'replace')
-    status = exit_status(text)
-    return text, (status is not None and not timed_out), status
+    return out.decode('utf-8', 'replace'), timed_out
+
+
+def boot_quiet(kernel, initrd, cmd, log_path, append='', timeout=900,
+               clock=None, progress=None, extra=()):
+    """Like boot(), with the console going straight to LOG_PATH.
+
+    QEMU writes a file console without ever blocking, so the guest's
+    console driver never waits on the host: under -icount nothing of the
+    host's timing reaches the guest through it.  No SysRq on timeout.
+    EXTRA: more QEMU arguments."""
+    if os.path.exists(log_path):
+        os.unlink(log_path)
+    return _run_guest(_follow_file, f'file:{log_path}', kernel, initrd, cmd,
+                      log_path, append, timeout, clock, progress, extra)
+
+
+def boot(kernel, initrd, cmd, log_path, append='', timeout=900, clock=None,
+         progress=None):
+    """Run CMD in a guest; return (output, finished, exit_status).
+
+    finished is False when the guest hit TIMEOUT or died before printing
+    its exit status; exit_status is CMD's status or None."""
+    return _run_guest(_follow_pipe, STDIO_CONSOLE, kernel, initrd, cmd,
+                      log_path, append, timeout, clock, progress, ())
 
 
 def interactive(kernel, initrd, append='', clock=None):
