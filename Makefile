@@ -9,7 +9,6 @@
 WQ ?= rework
 CONFIG ?= debug
 H := harness
-PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 # Benchmark settings (harness/bench.py): A, B, ROUNDS, CLOCK, BENCH, SCENARIOS,
 # A_APPEND, B_APPEND.
 export A B ROUNDS CLOCK BENCH SCENARIOS A_APPEND B_APPEND
@@ -29,11 +28,11 @@ build:
 	$(H)/prepare.sh $(WQ) $(CONFIG)
 
 run: build
-	$(PYTHON) $(H)/guest.py run $(WQ) $(CONFIG) $(CMD)
+	$(H)/python.sh $(H)/guest.py run $(WQ) $(CONFIG) $(CMD)
 
 # Instructions per kernel function of CMD, from ON to OFF (symbols).
 profile: build
-	$(PYTHON) $(H)/profile.py $(WQ) $(CONFIG) "$(CMD)" $(ON) $(OFF)
+	$(H)/python.sh $(H)/profile.py $(WQ) $(CONFIG) "$(CMD)" $(ON) $(OFF)
 
 patches:
 	$(H)/patches.sh

@@ -39,7 +39,6 @@ TOP = guest.TOP
 OUT = os.environ.get('BENCH_OUT', os.path.join(TOP, 'out', 'bench'))
 RESULT = re.compile(r'TWQ-RESULT (\{.*\})')
 BEGIN = re.compile(r'TWQ-BEGIN (\S+)')
-TWQ_RUN = '/sys/kernel/debug/test_workqueue/run'
 
 
 def settings():
@@ -125,7 +124,7 @@ def run(s):
     os.makedirs(os.path.join(OUT, 'logs'), exist_ok=True)
     for f in os.listdir(os.path.join(OUT, 'raw')):
         os.unlink(os.path.join(OUT, 'raw', f))
-    cmd = f'echo {s["scenarios"]} scale={s["scale"]} idle_wait_s={s["idle_wait_s"]} > {TWQ_RUN}'
+    cmd = f'echo {s["scenarios"]} scale={s["scale"]} idle_wait_s={s["idle_wait_s"]} > {guest.TWQ_RUN}'
     pairs = sides(s)
     prog = Progress(2 * s['rounds'])
     failures = 0

@@ -11,7 +11,8 @@ SRC=$BUILD/src/linux                 # pristine, unpacked once
 # between stock and rework wherever their sources agree.
 JOBS=${JOBS:-$(nproc)}
 # Debian's Python, which has the packages deps.sh installs (matplotlib),
-# even where another python3 comes first in PATH.
+# even where another python3 comes first in PATH; PYTHON=... overrides it.
+# The one choice for every harness script (make goes through python.sh).
 if [ -z "${PYTHON:-}" ]; then
 	PYTHON=python3
 	[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3

@@ -26,8 +26,12 @@ BUILD = os.environ.get('BUILD', os.path.join(TOP, 'build'))
 EXIT_MARK = 'GUEST-EXIT: '
 SYSRQ_ON_TIMEOUT = 'wlt'	# blocked tasks, CPU backtraces, timers
 STDIO_CONSOLE = 'mon:stdio'	# on this terminal, with the monitor (Ctrl-A)
+# The load module's (lib/test_workqueue.c) debugfs file in the guest: a
+# line written to it runs scenarios.
+TWQ_RUN = '/sys/kernel/debug/test_workqueue/run'
 
 
+# The harness's paths, as common.sh has them for the shell scripts.
 def objdir(wq, cfg):
     return os.path.join(BUILD, wq, f'obj-{cfg}')
 

@@ -29,11 +29,10 @@ import logcheck  # noqa: E402
 TOP = guest.TOP
 KUNIT_TIMEOUT = int(os.environ.get('KUNIT_TIMEOUT', '1800'))
 SELFTEST_TIMEOUT = int(os.environ.get('SELFTEST_TIMEOUT', '900'))
-TWQ_RUN = '/sys/kernel/debug/test_workqueue/run'
 # The selftests, then a tiny run of every load-module scenario (so that the
 # benchmark's module cannot rot); the guest's exit status covers both.
 SELFTEST_CMD = ('sh /selftests/workqueue/run_all.sh; rc=$?; '
-                f'echo all scale=tiny > {TWQ_RUN} || rc=1; exit $rc')
+                f'echo all scale=tiny > {guest.TWQ_RUN} || rc=1; exit $rc')
 # Boot-time isolation of CPU 1 (scheduler domains and the tick), checked
 # by its own selftest in a boot of its own.
 ISOLATED_APPEND = 'isolcpus=domain,1 nohz_full=1'
