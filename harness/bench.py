@@ -22,6 +22,8 @@ Settings come from the environment (make bench passes them on):
              B_APPEND=test_workqueue.item_tax=250 (every item costs 250
              rounds of the load module's spin loop more: a workqueue that
              costs more per item, to see which rows move)
+  BENCH_OUT  where the results go instead of out/bench/ (default: bench/
+             in $OUT, the harness's results folder)
 """
 import json
 import os
@@ -36,7 +38,7 @@ import guest  # noqa: E402
 import machine  # noqa: E402
 
 TOP = guest.TOP
-OUT = os.environ.get('BENCH_OUT', os.path.join(TOP, 'out', 'bench'))
+OUT = os.environ.get('BENCH_OUT', os.path.join(guest.OUT, 'bench'))
 RESULT = re.compile(r'TWQ-RESULT (\{.*\})')
 BEGIN = re.compile(r'TWQ-BEGIN (\S+)')
 

@@ -3,7 +3,8 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-OUT=${OUT:-$TOP/out}
+# Results; exported so that the Python scripts (guest.OUT) write there too.
+export OUT=${OUT:-$TOP/out}
 SRC=$BUILD/src/linux                 # pristine, unpacked once
 # Each kernel WQ (stock, rework) has its tree in $BUILD/WQ/src and one build
 # directory per configuration beside it, $BUILD/WQ/obj-CONFIG: the compiler

@@ -23,6 +23,8 @@ from machine import MEM_MB, qemu_args  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get('BUILD', os.path.join(TOP, 'build'))
+# Where results go: $OUT as common.sh has it (and exports), else out/.
+OUT = os.environ.get('OUT', os.path.join(TOP, 'out'))
 EXIT_MARK = 'GUEST-EXIT: '
 SYSRQ_ON_TIMEOUT = 'wlt'	# blocked tasks, CPU backtraces, timers
 STDIO_CONSOLE = 'mon:stdio'	# on this terminal, with the monitor (Ctrl-A)
@@ -223,7 +225,7 @@ def main(argv):
     append = os.environ.get('APPEND', '')
     if len(argv) == 4:
         return interactive(kernel, initrd, append)
-    out_dir = os.path.join(TOP, 'out', 'run')
+    out_dir = os.path.join(OUT, 'run')
     os.makedirs(out_dir, exist_ok=True)
     log = os.path.join(out_dir, f'{wq}-{cfg}.log')
     _, finished, status = boot(kernel, initrd, ' '.join(argv[4:]), log,

@@ -24,7 +24,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # pylint: disable=wrong-import-position
-from guest import BUILD, TOP, boot_quiet, objdir  # noqa: E402
+from guest import BUILD, OUT, TOP, boot_quiet, objdir  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -97,7 +97,7 @@ def main(argv):
         traced = os.environ.get('TRACE', '').split()
         if traced:
             plugin += ',trace=' + '+'.join(f'{addrs[t]:x}' for t in traced)
-        log = os.path.join(TOP, 'out', 'run', f'profile-{wq}-{cfg}.log')
+        log = os.path.join(OUT, 'run', f'profile-{wq}-{cfg}.log')
         os.makedirs(os.path.dirname(log), exist_ok=True)
         _, finished, _ = boot_quiet(os.path.join(obj, 'arch/x86/boot/bzImage'),
                                     os.path.join(obj, 'initramfs.cpio'), cmd, log,

@@ -5,7 +5,7 @@
   testrun.py run WQ CONFIG       KUnit suite (kunit.py exec; when the
                                  kernel has KUnit), then the in-guest
                                  selftests and the load module's smoke
-                                 run; writes out/test/WQ-CONFIG/
+                                 run; writes $OUT/test/WQ-CONFIG/
   testrun.py summary WQ CONFIG...
                                  print the failures and the final line
                                  "N passed, N failed, N skipped"; exit 1 on
@@ -42,7 +42,7 @@ TWQ_SCENARIOS = ('perfwq', 'latency', 'throughput', 'flush', 'delay',
 
 
 def out_dir(wq, cfg):
-    path = os.path.join(TOP, 'out', 'test', f'{wq}-{cfg}')
+    path = os.path.join(guest.OUT, 'test', f'{wq}-{cfg}')
     os.makedirs(path, exist_ok=True)
     return path
 
@@ -255,10 +255,10 @@ def summary(wq, cfgs):
                 for d in r.get('detail', []):
                     print(f'    {d}')
         print(f'{wq}-{cfg}: {c["PASS"]} passed, {c["FAIL"]} failed, '
-              f'{c["SKIP"]} skipped (out/test/{wq}-{cfg}/)')
+              f'{c["SKIP"]} skipped ({os.path.relpath(os.path.dirname(path), TOP)}/)')
         for k in counts:
             counts[k] += c[k]
-    extra = os.path.join(TOP, 'out', 'test', 'wip.json')
+    extra = os.path.join(guest.OUT, 'test', 'wip.json')	# from wip.sh
     if os.path.exists(extra):
         with open(extra) as f:
             for r in json.load(f):

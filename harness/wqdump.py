@@ -15,7 +15,7 @@ dump.  Scenarios:
   no-node1     unbound work kept off node 1 (the unbound cpumask is 0-1)
   cpu3-down    CPU 3 offline
 
-Writes out/wqdump/SCENARIO-WQ.txt and compares, per scenario, what must
+Writes $OUT/wqdump/SCENARIO-WQ.txt and compares, per scenario, what must
 agree between the two kernels: the pods of every affinity scope, the set
 of worker pools (by kind, CPUs and nice level, not by ID), the pool of
 every CPU of every workqueue (by those same descriptions), the CPUs of
@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import guest  # noqa: E402
 
 CFG = 'dwarf'
-OUT = os.path.join(guest.TOP, 'out', 'wqdump')
+OUT = os.path.join(guest.OUT, 'wqdump')
 READY = 'WQDUMP-READY'
 WQ_DUMP = os.path.join(guest.BUILD, 'src', 'linux', 'tools', 'workqueue',
                        'wq_dump.py')
