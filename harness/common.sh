@@ -37,7 +37,7 @@ objdir() { echo "$BUILD/$1/obj-$2"; }
 check_wq() {
 	case $1 in
 	stock|rework|wip|series) ;;
-	*) die "WQ must be stock, rework or wip, not '$1'" ;;
+	*) die "WQ must be stock, rework, wip or series, not '$1'" ;;
 	esac
 }
 
