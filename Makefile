@@ -49,7 +49,7 @@ wqdump:
 	$(H)/wqdump.sh $(WQDUMP)
 
 clean:
-	rm -rf out build/stock build/rework build/wip build/series build/docs
+	rm -rf out build/stock build/rework build/wip build/series
 
 distclean:
 	rm -rf out build
