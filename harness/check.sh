@@ -9,7 +9,6 @@
 #   - the Sphinx build of Documentation/core-api (docs.sh).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
-. "$(dirname "$0")/series.sh"
 
 "$TOP/harness/patches.sh"
 "$TOP/harness/tree.sh" rework

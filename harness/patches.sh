@@ -6,7 +6,6 @@
 # pristine tree.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
-. "$(dirname "$0")/series.sh"
 
 "$TOP/harness/fetch.sh"
 git_dir=$BUILD/pristine.git

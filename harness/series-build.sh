@@ -6,7 +6,6 @@
 # CONFIG (default debug).  Any compiler warning or error fails.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
-. "$(dirname "$0")/series.sh"
 
 cfg=${1:-debug}
 log=$OUT/series-build.log

@@ -13,7 +13,6 @@
 # previous run overlaid and this one does not are restored.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
-. "$(dirname "$0")/series.sh"
 
 wq=${1:?usage: tree.sh stock|rework|wip|series}
 check_wq "$wq"

@@ -6,7 +6,6 @@
 # rework-wip entries there is nothing to check.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
-. "$(dirname "$0")/series.sh"
 
 result=$OUT/test/wip.json
 mkdir -p "$OUT/test"
