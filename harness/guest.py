@@ -11,6 +11,7 @@ tasks, all CPUs' backtraces, workqueue state) through the QEMU console
 multiplexer before it is killed, so the log says where it hung.
 """
 import os
+import re
 import select
 import shutil
 import subprocess
@@ -90,10 +91,10 @@ def exit_status(text):
     status = None
     for line in text.splitlines():
         if EXIT_MARK in line:
-            try:
-                status = int(line.split(EXIT_MARK, 1)[1].split()[0])
-            except (ValueError, IndexError):
-                pass
+            # a kernel message may run on right after the number
+            m = re.match(r'\d+', line.split(EXIT_MARK, 1)[1])
+            if m:
+                status = int(m.group(0))
     return status
 
 
