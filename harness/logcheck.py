@@ -26,10 +26,15 @@ FAIL = re.compile('|'.join(f'(?:{p})' for p in PATTERNS))
 # report are expected, and every other finding still counts.  A stack
 # dump (sysfs reporting a duplicate name, say) lets a "Call Trace:"
 # through; a workqueue lockup (the watchdog's report of a pool a case
-# holds up) its report line and the stacks of the pool's workers.
+# holds up) its report line and the stacks of the pool's workers; a
+# warning (a WARN_ON() a case provokes to see that it is there, or
+# flush_scheduled_work()'s notice) the lines of one WARN splat or stack dump.
 EXPECTED = {
     'stack dump': re.compile(r'Call Trace:'),
     'workqueue lockup': re.compile(r'Call Trace:|BUG: workqueue lockup - pool'),
+    'warning': re.compile(r'Call Trace:|-+\[ cut here \]-+$|'
+                          r'WARNING: CPU: \d+ PID: \d+ at |'
+                          r'WARNING: Flushing system-wide workqueues '),
 }
 MARKER = re.compile(r'expected (%s) (begins|ends)' % '|'.join(EXPECTED))
 
