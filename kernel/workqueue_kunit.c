@@ -503,6 +503,9 @@ static void wqk_set_param(struct kunit *test, const char *name, const char *val)
 #define WQK_EXPECTED_LOCKUP_END	"workqueue_kunit: expected workqueue lockup ends\n"
 #define WQK_EXPECTED_DUMP_BEGIN	"workqueue_kunit: expected stack dump begins\n"
 #define WQK_EXPECTED_DUMP_END	"workqueue_kunit: expected stack dump ends\n"
+/* ... and a WARN splat (or a warning with a stack dump) provoked on purpose */
+#define WQK_EXPECTED_WARN_BEGIN	"workqueue_kunit: expected warning begins\n"
+#define WQK_EXPECTED_WARN_END	"workqueue_kunit: expected warning ends\n"
 
 static int wqk_last_online_cpu(void)
 {
@@ -1308,6 +1311,7 @@ enum wqk_wait_op {
 	WQK_CANCEL_SYNC,
 	WQK_CANCEL_DELAYED_SYNC,
 	WQK_DISABLE_SYNC,
+	WQK_DRAIN,
 };
 
 struct wqk_waiter {
@@ -1342,6 +1346,10 @@ static void wqk_waiter_fn(struct wqk_thread *th)
 		break;
 	case WQK_DISABLE_SYNC:
 		w->ret = disable_work_sync(&w->p->work);
+		break;
+	case WQK_DRAIN:
+		drain_workqueue(w->wq);
+		w->ret = true;
 		break;
 	}
 	if (w->p)
@@ -3371,6 +3379,177 @@ static void unbound_percpu_flags_are_accepted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
 }
 
+/* Whether the log holds a line containing @text (said before the case). */
+static bool wqk_log_seen(const char *text)
+{
+	struct kmsg_dump_iter iter = { };
+	char *buf = kmalloc(WQK_LOG_LEN, GFP_KERNEL);
+	bool seen = false;
+	size_t len;
+
+	if (!buf)
+		return false;
+	kmsg_dump_rewind(&iter);
+	while (!seen && kmsg_dump_get_line(&iter, false, buf, WQK_LOG_LEN, &len)) {
+		buf[min(len, WQK_LOG_LEN - 1)] = '\0';
+		seen = strstr(buf, text);
+	}
+	kfree(buf);
+	return seen;
+}
+
+/* The first line that starts with @prefix and contains @text, or "". */
+static const char *wqk_log_line_with(struct kunit *test, struct wqk_log *log,
+				     const char *prefix, const char *text)
+{
+	int i;
+
+	for (i = 0; i < log->nr; i++)
+		if (str_has_prefix(log->line[i], prefix) &&
+		    strstr(log->line[i], text))
+			return log->line[i];
+	KUNIT_FAIL(test, "no line starting with \"%s\" and containing \"%s\" in %d lines",
+		   prefix, text, log->nr);
+	return "";
+}
+
+/* 6.12's WQ_NAME_LEN: the longest name is one less. */
+#define WQK_WQ_NAME_LEN		32
+
+static void wqk_alloc_named(void *arg)
+{
+	struct workqueue_struct *wq = alloc_workqueue("%s", 0, 0, (char *)arg);
+
+	if (wq)
+		destroy_workqueue(wq);
+}
+
+/* A name too long is cut, and 6.12's warning (once a boot) says to what. */
+static void long_name_is_truncated_with_6_12_warning(struct kunit *test)
+{
+	char name[WQK_WQ_NAME_LEN + 16], want[128];
+	struct wqk_log *log;
+
+	if (wqk_log_seen("workqueue: name exceeds WQ_NAME_LEN"))
+		kunit_skip(test, "the warning was printed before (it is printed once)");
+	snprintf(name, sizeof(name), "wqk_trunc_%04x_0123456789abcdefghijklmn",
+		 get_random_u32() & 0xffff);
+	KUNIT_ASSERT_GE(test, strlen(name), WQK_WQ_NAME_LEN);
+	log = wqk_log_of(test, wqk_alloc_named, name);
+	snprintf(want, sizeof(want),
+		 "workqueue: name exceeds WQ_NAME_LEN. Truncating to: %.*s",
+		 WQK_WQ_NAME_LEN - 1, name);
+	KUNIT_EXPECT_STREQ(test, wqk_log_line(test, log, "workqueue: name exceeds"),
+			   want);
+}
+
+/*
+ * flush_scheduled_work() is meant to draw a compile-time warning; this
+ * case calls it on purpose.
+ */
+__diag_push();
+__diag_ignore_all("-Wattribute-warning",
+		  "the case checks the run-time warning of flush_scheduled_work()");
+static void wqk_flush_scheduled(void *unused)
+{
+	flush_scheduled_work();
+}
+
+__diag_pop();
+
+/*
+ * flush_scheduled_work() flushes the system workqueue and, as on 6.12,
+ * says at run time that this will be prohibited, with a stack dump that
+ * names the caller.
+ */
+static void flush_scheduled_work_warns_with_a_stack_dump(struct kunit *test)
+{
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	struct wqk_log *log;
+
+	KUNIT_EXPECT_TRUE(test, schedule_work(&p->work));
+	pr_info(WQK_EXPECTED_WARN_BEGIN);
+	log = wqk_log_of(test, wqk_flush_scheduled, NULL);
+	pr_info(WQK_EXPECTED_WARN_END);
+	KUNIT_EXPECT_STREQ(test, wqk_log_line(test, log, "WARNING: Flushing"),
+			   "WARNING: Flushing system-wide workqueues will be prohibited in near future.");
+	wqk_log_line(test, log, "Call Trace:");
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+}
+
+struct wqk_rcu_call {
+	struct workqueue_struct *wq;
+	struct wqk_probe *p;
+	bool ret;
+};
+
+static void wqk_queue_rcu(void *arg)
+{
+	struct wqk_rcu_call *c = arg;
+
+	c->ret = queue_rcu_work(c->wq, &c->p->rwork);
+}
+
+/*
+ * An rcu_work cannot be disabled: queue_rcu_work() on one whose inner item
+ * a caller disabled refuses it and, as 6.12 does, warns (once a boot).
+ */
+static void queue_rcu_work_warns_on_a_disabled_item(struct kunit *test)
+{
+	struct wqk_rcu_call c = {
+		.wq = wqk_wq_new(test, 0, 0),
+		.p = wqk_probe_new(test, NULL),
+	};
+	struct wqk_log *log;
+
+	KUNIT_ASSERT_FALSE(test, disable_work(&c.p->rwork.work));
+	pr_info(WQK_EXPECTED_WARN_BEGIN);
+	log = wqk_log_of(test, wqk_queue_rcu, &c);
+	pr_info(WQK_EXPECTED_WARN_END);
+	KUNIT_EXPECT_FALSE(test, c.ret);
+	KUNIT_EXPECT_FALSE(test, work_pending(&c.p->rwork.work));
+	wqk_log_line_with(test, log, "WARNING: CPU: ", " queue_rcu_work+");
+	KUNIT_EXPECT_TRUE(test, enable_work(&c.p->rwork.work));
+	rcu_barrier();
+	flush_workqueue(c.wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c.p->runs), 0);
+}
+
+/* The item refused by a draining workqueue was never queued: release it. */
+static void wqk_unstick_pending(void *arg)
+{
+	struct work_struct *work = arg;
+
+	clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
+}
+
+/*
+ * A draining workqueue refuses an item from outside (6.12: WARN_ON_ONCE),
+ * and the item keeps PENDING, as on 6.12: it is not queued, and cannot be
+ * queued again until its owner sorts it out; it is not silently made idle.
+ */
+static void refused_item_stays_pending_on_a_draining_workqueue(struct kunit *test)
+{
+	struct wqk_probe *blocker, *p;
+	struct workqueue_struct *wq = wqk_blocked_wq(test, &blocker);
+	struct wqk_waiter *w;
+	bool queued;
+
+	p = wqk_probe_new(test, NULL);
+	wqk_defer(test, wqk_unstick_pending, &p->work);
+	w = wqk_waiter_start(test, WQK_DRAIN, wq, NULL);
+	pr_info(WQK_EXPECTED_WARN_BEGIN);
+	queued = queue_work(wq, &p->work);
+	pr_info(WQK_EXPECTED_WARN_END);
+	KUNIT_EXPECT_TRUE(test, queued);
+	KUNIT_EXPECT_TRUE(test, work_pending(&p->work));
+	KUNIT_EXPECT_FALSE(test, queue_work(wq, &p->work));
+	wqk_open(blocker);
+	WQK_WAIT(test, &w->th->done);
+	KUNIT_EXPECT_TRUE(test, work_pending(&p->work));
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 0);
+}
+
 /* Busy, not asleep: a sleep would let the flusher run before it ends. */
 #define WQK_SHORT_ITEM_US	20
 
@@ -3410,6 +3589,10 @@ static struct kunit_case wqk_lifecycle_cases[] = {
 	KUNIT_CASE(max_active_clamp_warns_in_6_12_words),
 	KUNIT_CASE(attrs_apply_with_the_cpu_hotplug_lock_held),
 	KUNIT_CASE(sysfs_name_clash_fails_the_second_workqueue),
+	KUNIT_CASE(long_name_is_truncated_with_6_12_warning),
+	KUNIT_CASE(flush_scheduled_work_warns_with_a_stack_dump),
+	KUNIT_CASE(queue_rcu_work_warns_on_a_disabled_item),
+	KUNIT_CASE(refused_item_stays_pending_on_a_draining_workqueue),
 	{}
 };
 
