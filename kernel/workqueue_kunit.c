@@ -2930,6 +2930,55 @@ static void wqk_highpri_desc(const bool *highpri, char *desc)
 
 KUNIT_ARRAY_PARAM(wqk_highpri, wqk_bools, wqk_highpri_desc);
 
+/* The flags a caller passes to alloc_workqueue(), as dumps show them. */
+#define WQK_PUBLIC_FLAGS	(WQ_BH | WQ_UNBOUND | WQ_FREEZABLE | WQ_MEM_RECLAIM | \
+				 WQ_HIGHPRI | WQ_CPU_INTENSIVE | WQ_SYSFS | \
+				 WQ_POWER_EFFICIENT | WQ_PERCPU)
+
+/*
+ * The system workqueues carry the flags 6.12 creates them with, as the
+ * dump of a busy one shows: the per-CPU ones have no WQ_PERCPU bit (0x100),
+ * which 6.12 does not set on them.
+ */
+static void system_workqueues_have_6_12_flags(struct kunit *test)
+{
+	const struct {
+		struct workqueue_struct *wq;
+		const char *name;
+		unsigned int flags;
+	} sys[] = {
+		{ system_wq, "events", 0 },
+		{ system_percpu_wq, "events", 0 },
+		{ system_highpri_wq, "events_highpri", WQ_HIGHPRI },
+		{ system_long_wq, "events_long", 0 },
+		{ system_unbound_wq, "events_unbound", WQ_UNBOUND },
+		{ system_freezable_wq, "events_freezable", WQ_FREEZABLE },
+	};
+	char want[64];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sys); i++) {
+		struct wqk_probe *p = wqk_gated_probe(test, NULL);
+		unsigned int flags = ~0U;
+		struct wqk_log *log;
+		const char *line;
+		int n;
+
+		/* only a busy workqueue is shown */
+		queue_work(sys[i].wq, &p->work);
+		WQK_WAIT(test, &p->started);
+		log = wqk_log_of(test, wqk_show_one, sys[i].wq);
+		wqk_open(p);
+		snprintf(want, sizeof(want), "workqueue %s: flags=", sys[i].name);
+		line = wqk_log_line(test, log, want);
+		n = sscanf(line + strlen(want), "%x", &flags);
+		KUNIT_EXPECT_EQ_MSG(test, n, 1, "%s", line);
+		KUNIT_EXPECT_EQ_MSG(test, flags & WQK_PUBLIC_FLAGS, sys[i].flags,
+				    "%s", line);
+		flush_work(&p->work);
+	}
+}
+
 static struct kunit_case wqk_introspect_cases[] = {
 	KUNIT_CASE(work_busy_reports_pending_and_running),
 	KUNIT_CASE(workqueue_congested_reports_waiting_items),
@@ -2944,6 +2993,7 @@ static struct kunit_case wqk_introspect_cases[] = {
 	KUNIT_CASE(dump_lines_have_no_length_limit),
 	KUNIT_CASE_SLOW(watchdog_reports_a_stuck_percpu_pool),
 	KUNIT_CASE_PARAM(dump_names_bh_pools, wqk_highpri_gen_params),
+	KUNIT_CASE(system_workqueues_have_6_12_flags),
 	{}
 };
 
