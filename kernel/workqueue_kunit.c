@@ -3600,6 +3600,90 @@ static void refused_item_stays_pending_on_a_draining_workqueue(struct kunit *tes
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 0);
 }
 
+/* More items than the default max_active, queued on one CPU's BH pool. */
+#define WQK_BH_BURST		(WQ_DFL_ACTIVE + 8)
+
+struct wqk_bh_item {
+	struct work_struct work;
+	atomic_t *runs;
+};
+
+struct wqk_bh_burst {
+	struct workqueue_struct *wq;
+	struct wqk_bh_item items[WQK_BH_BURST];
+	atomic_t runs;
+	int max_active;		/* for wqk_bh_set_max_active() */
+};
+
+static void wqk_bh_burst_fn(struct work_struct *work)
+{
+	atomic_inc(container_of(work, struct wqk_bh_item, work)->runs);
+}
+
+/* Queue the burst with BHs off, so that nothing runs yet, and dump it. */
+static void wqk_bh_burst_show(void *arg)
+{
+	struct wqk_bh_burst *b = arg;
+	int i;
+
+	local_bh_disable();
+	for (i = 0; i < WQK_BH_BURST; i++)
+		queue_work(b->wq, &b->items[i].work);
+	show_one_workqueue(b->wq);
+	local_bh_enable();
+}
+
+/* How many items of the dumped burst were active (-1 if not shown). */
+static int wqk_bh_burst_active(struct kunit *test, struct wqk_bh_burst *b)
+{
+	struct wqk_log *log = wqk_log_of(test, wqk_bh_burst_show, b);
+	const char *line = wqk_log_line(test, log, "  pwq ");
+	const char *active = strstr(line, " active=");
+	int n = -1;
+
+	KUNIT_EXPECT_NOT_NULL_MSG(test, active, "%s", line);
+	if (active && sscanf(active, " active=%d", &n) != 1)
+		n = -1;
+	flush_workqueue(b->wq);
+	return n;
+}
+
+static void wqk_bh_set_max_active(void *arg)
+{
+	struct wqk_bh_burst *b = arg;
+
+	workqueue_set_max_active(b->wq, b->max_active);
+}
+
+/*
+ * A BH workqueue has no max_active of its own (6.12 gives it INT_MAX):
+ * every item of a burst larger than the default limit is active at once.
+ * workqueue_set_max_active() on it warns and changes nothing.
+ */
+static void bh_workqueue_has_no_max_active_limit(struct kunit *test)
+{
+	struct wqk_bh_burst *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct wqk_log *log;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	b->wq = wqk_wq_new(test, WQ_BH, 0);
+	for (i = 0; i < WQK_BH_BURST; i++) {
+		INIT_WORK(&b->items[i].work, wqk_bh_burst_fn);
+		b->items[i].runs = &b->runs;
+	}
+	KUNIT_EXPECT_EQ(test, wqk_bh_burst_active(test, b), WQK_BH_BURST);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->runs), WQK_BH_BURST);
+
+	b->max_active = 1;
+	pr_info(WQK_EXPECTED_WARN_BEGIN);
+	log = wqk_log_of(test, wqk_bh_set_max_active, b);
+	pr_info(WQK_EXPECTED_WARN_END);
+	wqk_log_line_with(test, log, "WARNING: CPU: ", " workqueue_set_max_active+");
+	KUNIT_EXPECT_EQ(test, wqk_bh_burst_active(test, b), WQK_BH_BURST);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->runs), 2 * WQK_BH_BURST);
+}
+
 /* Busy, not asleep: a sleep would let the flusher run before it ends. */
 #define WQK_SHORT_ITEM_US	20
 
@@ -3643,6 +3727,7 @@ static struct kunit_case wqk_lifecycle_cases[] = {
 	KUNIT_CASE(flush_scheduled_work_warns_with_a_stack_dump),
 	KUNIT_CASE(queue_rcu_work_warns_on_a_disabled_item),
 	KUNIT_CASE(refused_item_stays_pending_on_a_draining_workqueue),
+	KUNIT_CASE(bh_workqueue_has_no_max_active_limit),
 	{}
 };
 
