@@ -689,8 +689,9 @@ static int wq_watchdog_thresh_set(const char *val, const struct kernel_param *kp
 
 	if (ret)
 		return ret;
-	if (thresh > ULONG_MAX / HZ)
-		return -EINVAL;
+	/* as 6.12: the timer's offset, thresh * HZ, must be a valid one */
+	if (thresh > MAX_JIFFY_OFFSET / HZ)
+		return -ERANGE;
 	wq_watchdog_thresh = thresh;
 	if (wq_online)
 		wq_watchdog_set_thresh(thresh);
