@@ -11,7 +11,7 @@ P=$WQ_SYSFS/twq_percpu
 ALL=$(cat $WQ_SYSFS/cpumask)
 
 ktap_print_header
-ktap_set_plan 29
+ktap_set_plan 31
 
 # global unbound cpumask
 check "cpumask_requested and cpumask_isolated are readable" \
@@ -64,5 +64,63 @@ thresh_range_error() {
 		[ "$(wq_write $f 99999999999999999999)" = "Numerical result out of range" ]
 }
 check "watchdog_thresh passes a parse error through" thresh_range_error
+# 6.12 refuses, with ERANGE, a threshold whose jiffies pass MAX_JIFFY_OFFSET:
+# 5e16 s does for any HZ from 100 up, 1e19 s even overflows thresh * HZ
+thresh_overflow_refused() {
+	local f=/sys/module/workqueue/parameters/watchdog_thresh
+	local before v err ok=0
+
+	[ -e $f ] || return 0
+	before=$(cat $f)
+	for v in 50000000000000000 10000000000000000000; do
+		err=$(wq_write $f $v)
+		[ "$err" = "Numerical result out of range" ] &&
+			[ "$(cat $f)" = "$before" ] && continue
+		ktap_print_msg "$f <- $v: error '$err', '$before' became '$(cat $f)'"
+		wq_write $f "$before" > /dev/null
+		ok=1
+	done
+	return $ok
+}
+check "watchdog_thresh refuses a threshold whose jiffies overflow" \
+	thresh_overflow_refused
+
+# The default CPU-intensive threshold, from the boot CPU's BogoMIPS as 6.12
+# computes it (whole BogoMIPS = lpj / 500000 * HZ): 10 ms, scaled up to 1 s
+# under 4000 BogoMIPS.  HZ is the one that gives the BogoMIPS figure the
+# boot log prints next to lpj.
+intensive_thresh_default() {
+	local f=/sys/module/workqueue/parameters/cpu_intensive_thresh_us
+	local line lpj mips hz bogo want got
+
+	grep -q 'cpu_intensive_thresh_us=' /proc/cmdline && return 0
+	line=$(dmesg | grep -m1 ' BogoMIPS (lpj=')
+	lpj=$(echo "$line" | sed -n 's/.*(lpj=\([0-9]*\)).*/\1/p')
+	mips=$(echo "$line" | sed -n 's/.* \([0-9]*\)\.[0-9]* BogoMIPS (lpj=.*/\1/p')
+	if [ -z "$lpj" ] || [ -z "$mips" ]; then
+		ktap_print_msg "no BogoMIPS line in the boot log: '$line'"
+		return 1
+	fi
+	for hz in 100 250 300 1000 ''; do
+		[ -n "$hz" ] && [ $((lpj / (500000 / hz))) = "$mips" ] && break
+	done
+	if [ -z "$hz" ]; then
+		ktap_print_msg "no HZ gives $mips BogoMIPS from lpj=$lpj"
+		return 1
+	fi
+	bogo=$((lpj / 500000 * hz))
+	[ $bogo -ge 1 ] || bogo=1
+	want=10000
+	if [ $bogo -lt 4000 ]; then
+		want=$((want * 4000 / bogo))
+		[ $want -le 1000000 ] || want=1000000
+	fi
+	got=$(cat $f)
+	[ "$got" = "$want" ] && return 0
+	ktap_print_msg "$f is $got, 6.12 gives $want (lpj=$lpj HZ=$hz)"
+	return 1
+}
+check "cpu_intensive_thresh_us defaults to 6.12's figure for this CPU" \
+	intensive_thresh_default
 
 ktap_finished
