@@ -19,7 +19,7 @@ test:
 	$(H)/test.sh $(WQ) debug
 
 test-all:
-	$(H)/test.sh $(WQ) debug up rt kasan
+	$(H)/test.sh $(WQ) debug up rt kasan rcutorture
 
 test-kvmguest:
 	$(H)/test.sh $(WQ) kvmguest

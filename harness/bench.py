@@ -9,6 +9,7 @@
                     left out of the figures)
   bench.py report   aggregate out/bench/raw/ into out/bench/report.md,
                     out/bench/summary.json and out/bench/*.png
+  bench.py configs  the kernel configurations the scenarios need
 
 Settings come from the environment (make bench passes them on):
   A, B       kernels (stock, rework); A=B=stock measures the noise floor
@@ -121,48 +122,82 @@ class Progress:
               flush=True)
 
 
+# The scenarios of test_workqueue, and the configuration each runs on:
+# rcu_exp needs stock's expedited grace periods on FIFO kthread_workers,
+# which only a preemptible-RCU build has (configs/rcuexp.config).
+SCENARIO_CONFIG = {
+    'perfwq': 'perf', 'latency': 'perf', 'throughput': 'perf', 'flush': 'perf',
+    'delay': 'perf', 'inversion': 'perf', 'footprint': 'perf',
+    'rcu_exp': 'rcuexp',
+}
+
+
+def passes(s):
+    """[(config, scenarios)]: the boots of one round, per configuration."""
+    names = s['scenarios'].split()
+    if names == ['all']:
+        names = list(SCENARIO_CONFIG)
+    unknown = [n for n in names if n not in SCENARIO_CONFIG]
+    if unknown:
+        sys.exit(f'unknown scenarios: {" ".join(unknown)}')
+    out = {}
+    for n in names:
+        out.setdefault(SCENARIO_CONFIG[n], []).append(n)
+    return [(cfg, ' '.join(ns)) for cfg, ns in out.items()]
+
+
+def boot_one(s, prog, cfg, scenarios, rnd, side):
+    """One boot of SIDE running SCENARIOS; its results go to raw/."""
+    label, kernel = sides(s)[side]
+    prog.boot(f'round {rnd}/{s["rounds"]}, {label} ({kernel}, {cfg})')
+    obj = guest.objdir(kernel, cfg)
+    name = f'{cfg}-{rnd}-{label}'
+    log = os.path.join(OUT, 'logs', f'{name}.log')
+    cmd = (f'echo {scenarios} scale={s["scale"]} '
+           f'idle_wait_s={s["idle_wait_s"] if "footprint" in scenarios else 0} '
+           f'> {guest.TWQ_RUN}')
+    text, finished, status = guest.boot_quiet(
+        os.path.join(obj, 'arch/x86/boot/bzImage'),
+        os.path.join(obj, 'initramfs.cpio'), cmd, log,
+        append=append_for(s, side), timeout=s['timeout'],
+        clock=s['clock'], progress=prog.feed)
+    prog.finished()
+    ok = finished and status == 0 and 'TWQ-END' in text and \
+        'TWQ-END (failed)' not in text
+    if not ok:
+        print(f'\nwarning: {name}: guest did not finish cleanly '
+              f'(see {os.path.relpath(log, TOP)})', file=sys.stderr)
+    with open(os.path.join(OUT, 'raw', f'{name}.jsonl' if ok else f'{name}.failed'),
+              'w') as f:
+        for m in RESULT.finditer(text):
+            f.write(m.group(1) + '\n')
+    return None if ok else name
+
+
 def run(s):
     os.makedirs(os.path.join(OUT, 'raw'), exist_ok=True)
     os.makedirs(os.path.join(OUT, 'logs'), exist_ok=True)
     for f in os.listdir(os.path.join(OUT, 'raw')):
         os.unlink(os.path.join(OUT, 'raw', f))
-    cmd = f'echo {s["scenarios"]} scale={s["scale"]} idle_wait_s={s["idle_wait_s"]} > {guest.TWQ_RUN}'
-    pairs = sides(s)
-    prog = Progress(2 * s['rounds'])
-    failures = 0
+    todo = passes(s)
+    prog = Progress(2 * s['rounds'] * len(todo))
     failed = []
     for rnd in range(1, s['rounds'] + 1):
         # ABBA: what runs first in a round does not favour one side
         order = [0, 1] if rnd % 2 else [1, 0]
-        for side in order:
-            label, kernel = pairs[side]
-            prog.boot(f'round {rnd}/{s["rounds"]}, {label} ({kernel})')
-            obj = guest.objdir(kernel, 'perf')
-            log = os.path.join(OUT, 'logs', f'{rnd}-{label}.log')
-            text, finished, status = guest.boot_quiet(
-                os.path.join(obj, 'arch/x86/boot/bzImage'),
-                os.path.join(obj, 'initramfs.cpio'), cmd, log,
-                append=append_for(s, side), timeout=s['timeout'],
-                clock=s['clock'], progress=prog.feed)
-            prog.finished()
-            ok = finished and status == 0 and 'TWQ-END' in text and \
-                'TWQ-END (failed)' not in text
-            if not ok:
-                failures += 1
-                failed.append(f'{rnd}-{label}')
-                print(f'\nwarning: round {rnd} {label}: guest did not finish '
-                      f'cleanly (see {os.path.relpath(log, TOP)})', file=sys.stderr)
-            raw = f'{rnd}-{label}.jsonl' if ok else f'{rnd}-{label}.failed'
-            with open(os.path.join(OUT, 'raw', raw), 'w') as f:
-                for m in RESULT.finditer(text):
-                    f.write(m.group(1) + '\n')
+        for cfg, scenarios in todo:
+            for side in order:
+                bad = boot_one(s, prog, cfg, scenarios, rnd, side)
+                if bad:
+                    failed.append(bad)
     print(file=sys.stderr)
-    meta = dict(s, sides=pairs, finished=time.strftime('%Y-%m-%d %H:%M:%S'),
+    meta = dict(s, sides=sides(s), finished=time.strftime('%Y-%m-%d %H:%M:%S'),
                 args={'A': append_for(s, 0), 'B': append_for(s, 1)},
-                failed_boots=failures, failed=failed, machine=machine_desc())
+                passes=todo, failed_boots=len(failed), failed=failed,
+                machine=machine_desc())
     with open(os.path.join(OUT, 'raw', 'meta.json'), 'w') as f:
         json.dump(meta, f, indent=1)
-    return 1 if failures else 0
+    return 1 if failed else 0
 
 
 def machine_desc():
@@ -181,8 +216,10 @@ def load(meta):
     values, hists, units, flags = {}, {}, {}, []
     raw = os.path.join(OUT, 'raw')
     for label, _ in meta['sides']:
-        for rnd in range(1, meta['rounds'] + 1):
-            path = os.path.join(raw, f'{rnd}-{label}.jsonl')
+        for cfg, rnd in ((c, r) for c, _ in meta.get('passes', [['perf', '']])
+                         for r in range(1, meta['rounds'] + 1)):
+            boot = f'{cfg}-{rnd}-{label}'
+            path = os.path.join(raw, f'{boot}.jsonl')
             if not os.path.exists(path):
                 continue
             with open(path) as f:
@@ -193,7 +230,7 @@ def load(meta):
                         continue
                     units[r['name']] = r['unit']
                     if FLAG.search(r['name']) and r.get('value'):
-                        flags.append(f'{rnd}-{label}: {r["name"]} = {r["value"]}')
+                        flags.append(f'{boot}: {r["name"]} = {r["value"]}')
                     if 'hist' in r:
                         h = hists.setdefault(r['name'], {}).setdefault(label, {})
                         for low, n in r['hist']:
@@ -277,7 +314,9 @@ HEADLINE = [
     (r'delay\.\d+ms\.(timer_)?lateness\.(p50|p99)$',
      'delayed-work lateness, and a bare timer_list\'s beside it'),
     (r'inversion\.(\w+\.)?flush_time(\.max|\.min|\.workers|\.cpus)?$',
-     'priority inversion on flush (median of the repeats of a boot)'),
+     'priority inversion on flush (mean of the repeats of a boot)'),
+    (r'rcu_exp\.(hogs\d\.(p50|p99|max)|\w+_threads|\w+_kworkers)$',
+     'synchronize_rcu_expedited(), and the real-time threads behind it (rcuexp config)'),
     (r'footprint\.(boot|after_idle)\.\w+$', 'footprint'),
 ]
 
@@ -413,11 +452,11 @@ def plot_all(meta, values, hists):
         plt.close(fig)
         plots.append((path, title))
 
-    kinds = ['percpu', 'highpri', 'unbound', 'ordered', 'bh', 'fifo_kthread']
+    kinds = ['percpu', 'highpri', 'unbound', 'ordered', 'bh', 'rt', 'fifo_kthread']
     for hogs in range(3):
         if not any(f'latency.{k}.hogs{hogs}' in hists for k in kinds):
             continue
-        fig, axes = plt.subplots(2, 3, figsize=(12, 6.5), sharex=True, sharey=True)
+        fig, axes = plt.subplots(2, 4, figsize=(16, 6.5), sharex=True, sharey=True)
         for ax, k in zip(axes.flat, kinds):
             h = hists.get(f'latency.{k}.hogs{hogs}', {})
             for label, style in ((la, '-'), (lb, '--')):
@@ -531,6 +570,9 @@ def main(argv):
         return run(settings())
     if len(argv) == 2 and argv[1] == 'report':
         return do_report()
+    if len(argv) == 2 and argv[1] == 'configs':
+        print(' '.join(cfg for cfg, _ in passes(settings())))
+        return 0
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -38,7 +38,20 @@ SELFTEST_CMD = ('sh /selftests/workqueue/run_all.sh; rc=$?; '
 ISOLATED_APPEND = 'isolcpus=domain,1 nohz_full=1'
 ISOLATED_CMD = 'sh /selftests/workqueue/run_all.sh wq_isolation.sh'
 TWQ_SCENARIOS = ('perfwq', 'latency', 'throughput', 'flush', 'delay',
-                 'inversion')
+                 'inversion', 'rcu_exp')
+# rcutorture, where the kernel has it as a module: expedited and polled
+# expedited grace periods, a CPU going off or on every 200 jiffies, two
+# leaf rcu_nodes (so that per-node initialisation runs on its queue), for
+# RCUTORTURE_SECS; "End of test: SUCCESS" when the module is removed.
+RCUTORTURE_SECS = int(os.environ.get('RCUTORTURE_SECS', '60'))
+RCUTORTURE_PARAMS = ('torture_type=rcu gp_exp=1 gp_poll_exp=1 test_boost=0 '
+                     'onoff_interval=200 onoff_holdoff=5 stat_interval=15')
+RCUTORTURE_CMD = ('insmod /lib/modules/torture.ko && '
+                  f'insmod /lib/modules/rcutorture.ko {RCUTORTURE_PARAMS} && '
+                  f'sleep {RCUTORTURE_SECS} && rmmod rcutorture')
+RCUTORTURE_APPEND = 'kunit.enable=0 rcutree.rcu_fanout_leaf=2'
+RCUTORTURE_PASS = 'End of test: SUCCESS'
+
 
 
 def out_dir(wq, cfg):
@@ -220,6 +233,23 @@ def run_isolated(wq, cfg, out):
                           f'kunit.enable=0 {ISOLATED_APPEND}')[0]
 
 
+def run_rcutorture(wq, cfg, out):
+    """rcutorture in a boot of its own, where the kernel has the module."""
+    obj = guest.objdir(wq, cfg)
+    if not os.path.exists(os.path.join(obj, 'kernel/rcu/rcutorture.ko')):
+        return []
+    log = os.path.join(out, 'rcutorture.log')
+    text, finished, status = guest.boot(
+        os.path.join(obj, 'arch/x86/boot/bzImage'),
+        os.path.join(obj, 'initramfs.cpio'), RCUTORTURE_CMD, log,
+        append=RCUTORTURE_APPEND, timeout=SELFTEST_TIMEOUT)
+    ok = finished and status == 0 and RCUTORTURE_PASS in text
+    return [{'name': 'rcutorture: expedited GPs with CPU hotplug',
+             'status': 'PASS' if ok else 'FAIL',
+             'detail': [] if ok else [f'no "{RCUTORTURE_PASS}": see {os.path.basename(log)}']},
+            log_result('rcutorture: guest log clean', log)]
+
+
 def has_kunit(wq, cfg):
     """Whether the kernel was built with KUnit (kvmguest is not)."""
     with open(os.path.join(guest.objdir(wq, cfg), '.config')) as f:
@@ -231,6 +261,7 @@ def run(wq, cfg):
     results = run_kunit(wq, cfg, out) if has_kunit(wq, cfg) else []
     results += run_selftests(wq, cfg, out)
     results += run_isolated(wq, cfg, out)
+    results += run_rcutorture(wq, cfg, out)
     with open(os.path.join(out, 'results.json'), 'w') as f:
         json.dump(results, f, indent=1)
     return 0

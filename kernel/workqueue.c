@@ -54,6 +54,8 @@
 #include <linux/rcuwait.h>
 #include <linux/sched/debug.h>
 #include <linux/sched/isolation.h>
+#include <linux/sched/prio.h>
+#include <uapi/linux/sched/types.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -77,7 +79,7 @@ DEFINE_IDR(worker_pool_idr);
 bool wq_online;
 bool workqueue_freezing;
 
-DEFINE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_STD_WORKER_POOLS],
+DEFINE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_CPU_WORKER_POOLS],
 			      cpu_worker_pools);
 DEFINE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_STD_WORKER_POOLS],
 			      bh_worker_pools);
@@ -104,6 +106,34 @@ module_param_named(cpu_intensive_warning_thresh, wq_cpu_intensive_warning_thresh
 
 static bool wq_debug_force_rr_cpu = IS_ENABLED(CONFIG_DEBUG_WQ_FORCE_RR_CPU);
 module_param_named(debug_force_rr_cpu, wq_debug_force_rr_cpu, bool, 0644);
+
+/*
+ * The SCHED_FIFO priority of every WQ_RT worker (workqueue.rt_prio=, read
+ * only after boot).  Kernel code does not pick RT priorities of its own
+ * (sched_set_fifo()): the class has one level, the administrator's.  The
+ * default is sched_set_fifo_low()'s, 1, above every SCHED_OTHER task and
+ * below every RT task that asked for more; RCU's kthreads run at 1 too
+ * unless rcutree.kthread_prio says otherwise.
+ */
+int wq_rt_prio = 1;
+
+static int wq_rt_prio_set(const char *val, const struct kernel_param *kp)
+{
+	int prio, ret = kstrtoint(val, 0, &prio);
+
+	if (ret)
+		return ret;
+	if (prio < 1 || prio > MAX_RT_PRIO - 1)
+		return -EINVAL;
+	*(int *)kp->arg = prio;
+	return 0;
+}
+
+static const struct kernel_param_ops wq_rt_prio_ops = {
+	.set = wq_rt_prio_set,
+	.get = param_get_int,
+};
+module_param_cb(rt_prio, &wq_rt_prio_ops, &wq_rt_prio, 0444);
 
 static int std_pool_index(struct worker_pool *pool)
 {
@@ -712,6 +742,22 @@ static void worker_leave_idle_locked(struct worker *worker)
 	list_del_init(&worker->entry);
 }
 
+/*
+ * A worker's scheduling: SCHED_FIFO at wq_rt_prio for the RT class, else
+ * SCHED_NORMAL at the nice level @nice.  Context: process context.
+ */
+static void worker_set_sched(struct task_struct *task, bool rt, int nice)
+{
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = rt ? SCHED_FIFO : SCHED_NORMAL,
+		.sched_priority = rt ? wq_rt_prio : 0,
+		.sched_nice = rt ? 0 : nice,
+	};
+
+	WARN_ON_ONCE(sched_setattr_nocheck(task, &attr));
+}
+
 /**
  * create_worker - start a new idle worker in @pool
  * @pool: the pool
@@ -747,7 +793,7 @@ int create_worker(struct worker_pool *pool)
 			pr_err_once("workqueue: cannot create worker: %d\n", ret);
 		goto err_free;
 	}
-	set_user_nice(worker->task, pool->attrs->nice);
+	worker_set_sched(worker->task, pool_is_rt(pool), pool->attrs->nice);
 	worker_attach_to_pool(worker, pool);
 
 	raw_spin_lock_irq(&pool->lock);
@@ -1040,8 +1086,11 @@ int worker_pool_assign_id(struct worker_pool *pool)
 	return ret;
 }
 
-/* A per-CPU (or BH) pool of @cpu, normal or high priority. */
-void __init init_cpu_pool(struct worker_pool *pool, int cpu, int highpri,
+/*
+ * A per-CPU (or BH) pool of @cpu: @index 0 is the normal one, 1 the high
+ * priority one, RT_WORKER_POOL the RT one (not for BH).
+ */
+void __init init_cpu_pool(struct worker_pool *pool, int cpu, int index,
 			  bool bh)
 {
 	wq_boot_check(!init_worker_pool(pool), "worker pool");
@@ -1049,7 +1098,9 @@ void __init init_cpu_pool(struct worker_pool *pool, int cpu, int highpri,
 	pool->node = cpu_to_node(cpu);
 	cpumask_copy(pool->attrs->cpumask, cpumask_of(cpu));
 	cpumask_copy(pool->attrs->__pod_cpumask, cpumask_of(cpu));
-	pool->attrs->nice = highpri ? HIGHPRI_NICE_LEVEL : 0;
+	pool->attrs->nice = index == 1 ? HIGHPRI_NICE_LEVEL : 0;
+	if (index == RT_WORKER_POOL && !WARN_ON_ONCE(bh))
+		pool->flags |= POOL_RT;
 	pool->attrs->affn_strict = true;
 	if (bh) {
 		struct worker *worker = &pool->bh_worker;
@@ -1380,8 +1431,11 @@ static void rescue_pwq(struct worker *rescuer, struct pool_workqueue *pwq)
 {
 	struct worker_pool *pool = pwq->pool;
 	struct work_struct *work, *n;
-	bool more = false;
+	bool rt = pool_is_rt(pool), more = false;
 
+	/* RT items run at RT priority, rescued or not; idle rescuers do not */
+	if (rt)
+		worker_set_sched(current, true, 0);
 	worker_attach_to_pool(rescuer, pool);
 	raw_spin_lock_irq(&pool->lock);
 	list_for_each_entry_safe(work, n, &pool->worklist, entry) {
@@ -1399,6 +1453,8 @@ static void rescue_pwq(struct worker *rescuer, struct pool_workqueue *pwq)
 	kick_pool_locked(pool);
 	raw_spin_unlock_irq(&pool->lock);
 	worker_detach_from_pool(rescuer);
+	if (rt)
+		worker_set_sched(current, false, RESCUER_NICE_LEVEL);
 }
 
 /**

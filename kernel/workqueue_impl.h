@@ -190,6 +190,7 @@ enum pool_flags {
 	POOL_MANAGER_ACTIVE	= 1 << 1,	/* a worker is managing (P) */
 	/* per-CPU pool whose CPU is down; BH pools (never bound) always (P) */
 	POOL_DISASSOCIATED	= 1 << 2,
+	POOL_RT			= 1 << 3,	/* SCHED_FIFO workers (I) */
 };
 
 enum worker_flags {
@@ -209,6 +210,8 @@ enum worker_flags {
 
 enum wq_limits {
 	NR_STD_WORKER_POOLS	= 2,		/* normal and highpri */
+	RT_WORKER_POOL		= 2,		/* per CPU, after those two */
+	NR_CPU_WORKER_POOLS	= 3,		/* normal, highpri and RT */
 	BUSY_WORKER_HASH_ORDER	= 6,
 	WQ_NAME_LEN		= 32,
 	WORKER_ID_LEN		= 10 + WQ_NAME_LEN,
@@ -442,7 +445,7 @@ extern bool wq_online;					/* workers exist */
 extern bool workqueue_freezing;				/* L */
 extern unsigned long wq_cpu_intensive_thresh_us;
 extern struct kthread_worker *pwq_release_worker;	/* I */
-DECLARE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_STD_WORKER_POOLS],
+DECLARE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_CPU_WORKER_POOLS],
 			       cpu_worker_pools);
 DECLARE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_STD_WORKER_POOLS],
 			       bh_worker_pools);
@@ -502,6 +505,12 @@ wq_node_nr_active(struct workqueue_struct *wq, int node)
 	return wq->node_nr_active[node];
 }
 
+/* Whether @pool's workers run SCHED_FIFO (the WQ_RT class). */
+static inline bool pool_is_rt(const struct worker_pool *pool)
+{
+	return pool->flags & POOL_RT;
+}
+
 /* kernel/workqueue.c, in the order of its sections */
 bool wq_is_ordered(struct workqueue_struct *wq);
 struct pool_workqueue *get_work_pwq(struct work_struct *work);
@@ -512,7 +521,7 @@ int create_worker(struct worker_pool *pool);
 void retire_pool_workers(struct worker_pool *pool);
 int init_worker_pool(struct worker_pool *pool);
 int worker_pool_assign_id(struct worker_pool *pool);
-void init_cpu_pool(struct worker_pool *pool, int cpu, int highpri, bool bh);
+void init_cpu_pool(struct worker_pool *pool, int cpu, int index, bool bh);
 int init_rescuer(struct workqueue_struct *wq);
 void put_pwq_unlocked(struct pool_workqueue *pwq);
 void link_pwq(struct pool_workqueue *pwq);

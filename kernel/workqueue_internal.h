@@ -77,6 +77,9 @@ work_func_t wq_worker_last_func(struct task_struct *task);
 #define WQ_HAS_WORKER_CREATION_FAULT
 void wq_fail_worker_creation(bool fail);
 
+/* The SCHED_FIFO priority of the WQ_RT class (workqueue.rt_prio). */
+extern int wq_rt_prio;
+
 /**
  * current_wq_worker - the worker %current is, if it is one
  *

@@ -22,6 +22,7 @@
  *  12. workqueue_hotplug     CPU hotplug
  *  13. workqueue_lifecycle   creation and destruction, their error paths
  *  14. workqueue_stress      random queue/cancel/flush, exactly-once
+ *  15. workqueue_rt          the WQ_RT class (skipped where it is absent)
  *
  * Nothing here asserts speed: waits have generous timeouts that only matter
  * when a behaviour is broken, and "must not happen" checks are made by the
@@ -102,6 +103,9 @@ typedef void (*wqk_hook_fn)(struct wqk_probe *p);
  * @runs: executions begun
  * @cpu: CPU of the last execution
  * @nice: nice level of the last execution
+ * @policy: scheduling policy of the last execution
+ * @rt_priority: its real-time priority (0 outside SCHED_FIFO/RR)
+ * @comm: the executing task's name
  * @in_softirq: the last execution was in softirq context
  * @in_interrupt: the last execution was in interrupt context
  * @rescuer: the last execution was by a rescuer
@@ -137,6 +141,9 @@ struct wqk_probe {
 	atomic_t runs;
 	int cpu;
 	int nice;
+	int policy;
+	int rt_priority;
+	char comm[TASK_COMM_LEN];
 	bool in_softirq;
 	bool in_interrupt;
 	bool rescuer;
@@ -158,6 +165,10 @@ static void wqk_probe_body(struct wqk_probe *p)
 	p->nr_allowed = current->nr_cpus_allowed;
 	p->task = current;
 	p->nice = task_nice(current);
+	p->policy = current->policy;
+	p->rt_priority = current->rt_priority;
+	if (in_task())	/* the comm lock is not softirq-safe */
+		get_task_comm(p->comm, current);
 	p->in_softirq = in_serving_softirq();
 	p->in_interrupt = in_interrupt();
 	p->rescuer = current_is_workqueue_rescuer();
@@ -3057,14 +3068,15 @@ static void wqk_creation_fault_off(void *unused)
 }
 
 /*
- * Make the normal pool of @cpu unable to run anything but its rescuers'
+ * Make the pool of @cpu that per-CPU workqueues with @flags use (0: the
+ * normal one, WQ_RT: the RT one) unable to run anything but its rescuers'
  * items: worker creation fails, and gated items of a workqueue without a
  * rescuer hold every worker the pool has.  Skips if the pool has more
  * workers than that.
  */
-static void wqk_starve_pool(struct kunit *test, int cpu)
+static void wqk_starve_pool(struct kunit *test, int cpu, unsigned int flags)
 {
-	struct workqueue_struct *plain = wqk_wq_new(test, 0, 0);
+	struct workqueue_struct *plain = wqk_wq_new(test, flags, 0);
 	struct wqk_tracker *t = wqk_tracker_new(test);
 	int i, started;
 
@@ -3107,7 +3119,7 @@ static void rescuer_runs_items_when_workers_cannot_be_created(struct kunit *test
 	struct wqk_probe *ps[WQK_RESCUED];
 	int i, cpu = wqk_last_online_cpu();
 
-	wqk_starve_pool(test, cpu);
+	wqk_starve_pool(test, cpu, 0);
 	wqk_queue_rescued(test, wq, cpu, ps);
 	for (i = 0; i < WQK_RESCUED; i++) {
 		KUNIT_EXPECT_TRUE(test, ps[i]->rescuer);
@@ -3134,7 +3146,7 @@ static void rescuer_leaves_the_cpu_of_the_pool_it_served(struct kunit *test)
 
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs two online CPUs");
-	wqk_starve_pool(test, cpu);
+	wqk_starve_pool(test, cpu, 0);
 	wqk_queue_rescued(test, wq, cpu, ps);
 	KUNIT_ASSERT_TRUE(test, ps[0]->rescuer);
 	rescuer = ps[0]->task;
@@ -3894,11 +3906,304 @@ static struct kunit_suite wqk_stress_suite = {
 	.test_cases = wqk_stress_cases,
 };
 
+/* ------------------------------------------------------------------ */
+/* 15. workqueue_rt                                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The WQ_RT class, where the kernel has it (WQ_HAS_RT_CLASS); elsewhere
+ * the suite is one skipped case.
+ */
+#ifdef WQ_HAS_RT_CLASS
+
+/* The RT workqueue kinds the class cases run over. */
+enum wqk_rt_kind { WQK_RT_PERCPU, WQK_RT_UNBOUND, WQK_RT_ORDERED, WQK_RT_RECLAIM };
+
+static const enum wqk_rt_kind wqk_rt_kinds[] = {
+	WQK_RT_PERCPU, WQK_RT_UNBOUND, WQK_RT_ORDERED, WQK_RT_RECLAIM,
+};
+
+static void wqk_rt_kind_desc(const enum wqk_rt_kind *kind, char *desc)
+{
+	static const char * const names[] = {
+		[WQK_RT_PERCPU] = "rt_percpu", [WQK_RT_UNBOUND] = "rt_unbound",
+		[WQK_RT_ORDERED] = "rt_ordered", [WQK_RT_RECLAIM] = "rt_mem_reclaim",
+	};
+
+	strscpy(desc, names[*kind], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(wqk_rt_kind, wqk_rt_kinds, wqk_rt_kind_desc);
+
+static struct workqueue_struct *wqk_rt_kind_wq(struct kunit *test)
+{
+	const enum wqk_rt_kind *kind = test->param_value;
+	struct workqueue_struct *wq;
+
+	switch (*kind) {
+	case WQK_RT_UNBOUND:
+		return wqk_wq_new(test, WQ_RT | WQ_UNBOUND, 0);
+	case WQK_RT_ORDERED:
+		wq = alloc_ordered_workqueue("wqk_rtord_%x", WQ_RT,
+					     get_random_u32() & 0xffff);
+		KUNIT_ASSERT_NOT_NULL(test, wq);
+		wqk_defer(test, wqk_destroy_wq_action, wq);
+		return wq;
+	case WQK_RT_RECLAIM:
+		return wqk_wq_new(test, WQ_RT | WQ_MEM_RECLAIM, 0);
+	default:
+		return wqk_wq_new(test, WQ_RT, 0);
+	}
+}
+
+/* @p ran on a SCHED_FIFO worker at the class's priority. */
+static void wqk_expect_rt(struct kunit *test, struct wqk_probe *p)
+{
+	KUNIT_EXPECT_EQ(test, p->policy, SCHED_FIFO);
+	KUNIT_EXPECT_EQ(test, p->rt_priority, wq_rt_prio);
+}
+
+/* Pin the case's own kthread (one per case) to @cpu at @nice. */
+static void wqk_pin_self(struct kunit *test, int cpu, int nice)
+{
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	set_user_nice(current, nice);
+}
+
+/*
+ * Items of a WQ_RT workqueue run on SCHED_FIFO workers at the one
+ * priority the class has (workqueue.rt_prio), named kworker/...R, for
+ * every kind of workqueue: per-CPU, unbound, ordered, with a rescuer.
+ */
+static void rt_items_run_sched_fifo_at_the_class_priority(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_rt_kind_wq(test);
+	int cpu = wqk_last_online_cpu();
+	struct wqk_probe *p;
+
+	p = wqk_run_one(test, wq, cpu);
+	wqk_expect_rt(test, p);
+	KUNIT_EXPECT_EQ(test, p->comm[strlen(p->comm) - 1], 'R');
+	p = wqk_run_one(test, wq, WORK_CPU_UNBOUND);
+	wqk_expect_rt(test, p);
+}
+
+/*
+ * An RT item does not wait for a SCHED_OTHER task's slice: queued on its
+ * own CPU by a nice -20 task that keeps running, it has run by the
+ * queuer's next preemption point (the wakeup preempts the queuer at once;
+ * a nice-0 worker would wait for the queuer to give the CPU up).
+ */
+static void rt_item_preempts_a_normal_task_on_its_cpu(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_RT, 0);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	int cpu = wqk_last_online_cpu();
+	struct wqk_probe *a, *b, *p;
+
+	if (!IS_ENABLED(CONFIG_PREEMPTION))
+		kunit_skip(test, "needs a preemptible kernel");
+	/* two workers that are idle now: no worker creation in the way */
+	a = wqk_gated_probe(test, t);
+	b = wqk_gated_probe(test, t);
+	queue_work_on(cpu, wq, &a->work);
+	queue_work_on(cpu, wq, &b->work);
+	WQK_WAIT_STARTED(test, t, 2);
+	wqk_open(a);
+	wqk_open(b);
+	flush_workqueue(wq);
+
+	wqk_pin_self(test, cpu, MIN_NICE);
+	p = wqk_probe_new(test, NULL);
+	queue_work_on(cpu, wq, &p->work);
+	/* the first preemption point after the wakeup, as any code path has */
+	preempt_disable();
+	preempt_enable();
+	KUNIT_EXPECT_TRUE(test, completion_done(&p->finished));
+	WQK_WAIT(test, &p->finished);
+	wqk_expect_rt(test, p);
+}
+
+/*
+ * Concurrency management covers RT pools: an RT item that sleeps lets
+ * the next RT item of its CPU start.
+ */
+static void rt_item_that_sleeps_does_not_hold_back_the_next(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_RT, 0);
+	int cpu = wqk_last_online_cpu();
+	struct wqk_probe *sleeper = wqk_gated_probe(test, NULL);
+	struct wqk_probe *next = wqk_probe_new(test, NULL);
+
+	queue_work_on(cpu, wq, &sleeper->work);
+	WQK_WAIT(test, &sleeper->started);
+	queue_work_on(cpu, wq, &next->work);
+	WQK_WAIT(test, &next->finished);
+	KUNIT_EXPECT_FALSE(test, completion_done(&sleeper->finished));
+	KUNIT_EXPECT_EQ(test, next->cpu, cpu);
+	wqk_expect_rt(test, next);
+	wqk_open(sleeper);
+	WQK_WAIT(test, &sleeper->finished);
+}
+
+/* Where an item of an ordered run records its turn. */
+struct wqk_seq {
+	atomic_t *next;
+	int saw;
+};
+
+static void wqk_seq_hook(struct wqk_probe *p)
+{
+	struct wqk_seq *s = p->data;
+
+	s->saw = atomic_fetch_inc(s->next);
+}
+
+/* An ordered RT workqueue runs its items one at a time, in order. */
+static void ordered_rt_workqueue_keeps_queueing_order(struct kunit *test)
+{
+	struct workqueue_struct *wq;
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	atomic_t next = ATOMIC_INIT(0);
+	struct wqk_probe *ps[16];
+	struct wqk_seq s[16];
+	int i;
+
+	wq = alloc_ordered_workqueue("wqk_rtord_%x", WQ_RT, get_random_u32() & 0xffff);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	wqk_defer(test, wqk_destroy_wq_action, wq);
+	for (i = 0; i < ARRAY_SIZE(ps); i++) {
+		s[i] = (struct wqk_seq){ .next = &next, .saw = -1 };
+		ps[i] = wqk_probe_new(test, t);
+		ps[i]->hook = wqk_seq_hook;
+		ps[i]->data = &s[i];
+		ps[i]->sleep_ms = i % 3 == 0;	/* sleepers must not let the next in */
+	}
+	for (i = 0; i < ARRAY_SIZE(ps); i++)
+		queue_work(wq, &ps[i]->work);
+	WQK_WAIT_FINISHED(test, t, ARRAY_SIZE(ps));
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
+	for (i = 0; i < ARRAY_SIZE(ps); i++) {
+		KUNIT_EXPECT_EQ(test, s[i].saw, i);
+		wqk_expect_rt(test, ps[i]);
+	}
+}
+
+/* An unbound RT workqueue runs its items within its cpumask. */
+static void unbound_rt_workqueue_follows_its_cpumask(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_RT | WQ_UNBOUND, 0);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	int target = wqk_last_online_cpu(), cpu;
+
+	cpumask_copy(attrs->cpumask, cpumask_of(target));
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	for_each_online_cpu(cpu) {
+		struct wqk_probe *p = wqk_run_one(test, wq, cpu);
+
+		KUNIT_EXPECT_EQ(test, p->cpu, target);
+		wqk_expect_rt(test, p);
+	}
+}
+
+/*
+ * The RT pool of a CPU going down runs its items elsewhere, at RT
+ * priority, and serves its CPU again once the CPU is back.
+ */
+static void rt_pool_serves_its_cpu_across_hotplug(struct kunit *test)
+{
+	int cpu = wqk_hotplug_victim(test);
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_RT, 0);
+	struct wqk_probe *p = wqk_gated_probe(test, NULL);
+
+	queue_work_on(cpu, wq, &p->work);
+	WQK_WAIT(test, &p->started);
+	wqk_take_cpu_down(test, cpu);
+	wqk_open(p);
+	WQK_WAIT(test, &p->finished);
+	p = wqk_run_one(test, wq, cpu);
+	KUNIT_EXPECT_NE(test, p->cpu, cpu);
+	wqk_expect_rt(test, p);
+	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+	p = wqk_run_one(test, wq, cpu);
+	KUNIT_EXPECT_EQ(test, p->cpu, cpu);
+	KUNIT_EXPECT_EQ(test, p->nr_allowed, 1);
+	wqk_expect_rt(test, p);
+}
+
+/* WQ_RT with WQ_BH or WQ_HIGHPRI makes no sense: refused, NULL. */
+static void rt_flag_combinations_that_make_no_sense_are_refused(struct kunit *test)
+{
+	static const unsigned int bad[] = { WQ_RT | WQ_BH, WQ_RT | WQ_HIGHPRI,
+					    WQ_RT | WQ_HIGHPRI | WQ_UNBOUND };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct workqueue_struct *wq = alloc_workqueue("wqk_bad", bad[i], 0);
+
+		KUNIT_EXPECT_NULL_MSG(test, wq, "flags %#x", bad[i]);
+		if (wq)
+			destroy_workqueue(wq);
+	}
+}
+
+/*
+ * The rescuer of an RT workqueue runs its items at RT priority: with the
+ * CPU's RT pool starved, the rescued items still run SCHED_FIFO.
+ */
+static void rescuer_of_an_rt_workqueue_runs_items_sched_fifo(struct kunit *test)
+{
+#ifdef WQ_HAS_WORKER_CREATION_FAULT
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_RT | WQ_MEM_RECLAIM, 0);
+	struct wqk_probe *ps[WQK_RESCUED];
+	int i, cpu = wqk_last_online_cpu();
+
+	wqk_starve_pool(test, cpu, WQ_RT);
+	wqk_queue_rescued(test, wq, cpu, ps);
+	for (i = 0; i < WQK_RESCUED; i++) {
+		KUNIT_EXPECT_TRUE(test, ps[i]->rescuer);
+		wqk_expect_rt(test, ps[i]);
+	}
+#else
+	kunit_skip(test, "needs WQ_HAS_WORKER_CREATION_FAULT");
+#endif
+}
+
+static struct kunit_case wqk_rt_cases[] = {
+	KUNIT_CASE_PARAM(rt_items_run_sched_fifo_at_the_class_priority,
+			 wqk_rt_kind_gen_params),
+	KUNIT_CASE(rt_item_preempts_a_normal_task_on_its_cpu),
+	KUNIT_CASE(rt_item_that_sleeps_does_not_hold_back_the_next),
+	KUNIT_CASE(ordered_rt_workqueue_keeps_queueing_order),
+	KUNIT_CASE(unbound_rt_workqueue_follows_its_cpumask),
+	KUNIT_CASE(rt_pool_serves_its_cpu_across_hotplug),
+	KUNIT_CASE(rt_flag_combinations_that_make_no_sense_are_refused),
+	KUNIT_CASE(rescuer_of_an_rt_workqueue_runs_items_sched_fifo),
+	{}
+};
+#else
+static void rt_class_is_absent(struct kunit *test)
+{
+	kunit_skip(test, "needs WQ_HAS_RT_CLASS (no WQ_RT in this tree)");
+}
+
+static struct kunit_case wqk_rt_cases[] = {
+	KUNIT_CASE(rt_class_is_absent),
+	{}
+};
+#endif
+
+static struct kunit_suite wqk_rt_suite = {
+	.name = "workqueue_rt",
+	.test_cases = wqk_rt_cases,
+};
+
 kunit_test_suites(&wqk_queue_suite, &wqk_ordered_suite, &wqk_concurrency_suite,
 		  &wqk_flush_suite, &wqk_cancel_suite, &wqk_disable_suite,
 		  &wqk_bh_suite, &wqk_unbound_suite, &wqk_introspect_suite,
 		  &wqk_rescuer_suite, &wqk_hotplug_suite, &wqk_lifecycle_suite,
-		  &wqk_stress_suite);
+		  &wqk_stress_suite, &wqk_rt_suite);
 
 MODULE_DESCRIPTION("KUnit conformance suite for workqueues");
 MODULE_LICENSE("GPL");

@@ -316,16 +316,60 @@ static int wq_clamp_max_active(int max_active, unsigned int flags,
 	return clamped;
 }
 
-/* Per-CPU (and BH) workqueues: one pwq per CPU on its standard pool. */
-static int alloc_percpu_pwqs(struct workqueue_struct *wq)
+/*
+ * The per-CPU RT pools get workers when the first WQ_RT workqueue is
+ * created (or at workqueue_init() if one was created before): until an RT
+ * user exists, the class costs no thread.  Every possible CPU's pool gets
+ * one, so that a CPU coming up meanwhile is not missed; later ones come
+ * from workqueue_prepare_cpu() and the pools' managers.
+ */
+static bool wq_rt_pools_live;				/* L to set */
+
+/* Context: wq_pool_mutex (L). */
+static int populate_rt_pools_locked(void)
+{
+	int cpu, ret = 0;
+
+	wq_assert_L();
+	WRITE_ONCE(wq_rt_pools_live, true);
+	if (!wq_online)
+		return 0;	/* workqueue_init() will */
+	for_each_possible_cpu(cpu) {
+		struct worker_pool *pool = &per_cpu(cpu_worker_pools, cpu)[RT_WORKER_POOL];
+		bool empty;
+
+		scoped_guard(raw_spinlock_irq, &pool->lock)
+			empty = !pool->nr_workers;
+		if (empty && create_worker(pool))
+			ret = -ENOMEM;
+	}
+	return ret;
+}
+
+/* The per-CPU pool @wq's items go to on @cpu. */
+static struct worker_pool *percpu_pool_of(struct workqueue_struct *wq, int cpu)
 {
 	bool highpri = wq->flags & WQ_HIGHPRI;
+
+	if (wq->flags & WQ_BH)
+		return &per_cpu(bh_worker_pools, cpu)[highpri];
+	if (wq->flags & WQ_RT)
+		return &per_cpu(cpu_worker_pools, cpu)[RT_WORKER_POOL];
+	return &per_cpu(cpu_worker_pools, cpu)[highpri];
+}
+
+/*
+ * Per-CPU (and BH) workqueues: one pwq per CPU on its pool.
+ * Context: wq_pool_mutex (L).
+ */
+static int alloc_percpu_pwqs(struct workqueue_struct *wq)
+{
 	int cpu;
 
+	if ((wq->flags & WQ_RT) && populate_rt_pools_locked())
+		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		struct worker_pool *pool = (wq->flags & WQ_BH) ?
-			&per_cpu(bh_worker_pools, cpu)[highpri] :
-			&per_cpu(cpu_worker_pools, cpu)[highpri];
+		struct worker_pool *pool = percpu_pool_of(wq, cpu);
 		struct pool_workqueue *pwq = alloc_pwq(wq, pool);
 
 		if (!pwq)
@@ -391,6 +435,10 @@ static void wq_init_fields(struct workqueue_struct *wq)
 /* Check flags and turn them into what the workqueue really is. */
 static int wq_sanitize_flags(unsigned int *flags, int *max_active)
 {
+	if ((*flags & WQ_RT) && (*flags & (WQ_BH | WQ_HIGHPRI))) {
+		pr_warn_once("workqueue: WQ_RT cannot be combined with WQ_BH or WQ_HIGHPRI\n");
+		return -EINVAL;
+	}
 	if (*flags & WQ_BH) {
 		if (WARN_ON_ONCE(*flags & ~__WQ_BH_ALLOWS))
 			return -EINVAL;
@@ -686,12 +734,21 @@ void workqueue_set_min_active(struct workqueue_struct *wq, int min_active)
 /* 7. CPU hotplug                                                     */
 /* ------------------------------------------------------------------ */
 
-/* Walk the NR_STD_WORKER_POOLS pools of per-CPU array @pools for @cpu. */
-#define for_each_pool_of(pool, pools, cpu)				\
-	for (int __i = 0; __i < NR_STD_WORKER_POOLS &&			\
+/* Walk the @nr pools of per-CPU array @pools for @cpu. */
+#define for_each_pool_of(pool, pools, nr, cpu)				\
+	for (int __i = 0; __i < (nr) &&					\
 	     ((pool) = &per_cpu(pools, cpu)[__i], true); __i++)
-#define for_each_std_pool(pool, cpu) for_each_pool_of(pool, cpu_worker_pools, cpu)
-#define for_each_bh_pool(pool, cpu) for_each_pool_of(pool, bh_worker_pools, cpu)
+/* the normal, highpri and RT pools of @cpu */
+#define for_each_std_pool(pool, cpu)					\
+	for_each_pool_of(pool, cpu_worker_pools, NR_CPU_WORKER_POOLS, cpu)
+#define for_each_bh_pool(pool, cpu)					\
+	for_each_pool_of(pool, bh_worker_pools, NR_STD_WORKER_POOLS, cpu)
+
+/* Whether a pool may have no worker: an RT pool before any RT user. */
+static bool pool_may_stay_empty(struct worker_pool *pool)
+{
+	return pool_is_rt(pool) && !READ_ONCE(wq_rt_pools_live);
+}
 
 #ifdef CONFIG_SMP
 /*
@@ -736,7 +793,7 @@ int workqueue_prepare_cpu(unsigned int cpu)
 	struct worker_pool *pool;
 
 	for_each_std_pool(pool, cpu) {
-		if (pool->nr_workers)
+		if (pool->nr_workers || pool_may_stay_empty(pool))
 			continue;
 		if (create_worker(pool))
 			return -ENOMEM;
@@ -949,13 +1006,19 @@ void __init workqueue_init_early(void)
 	pwq_cache = KMEM_CACHE(pool_workqueue, SLAB_PANIC);
 	wq_init_pod_types_early();
 
-	/* pool IDs in 6.12's order per CPU: bh, bh-hi, normal, highpri */
+	/*
+	 * Pool IDs in 6.12's order per CPU: bh, bh-hi, normal, highpri; the
+	 * RT pools, which 6.12 does not have, come after all of those.
+	 */
 	for_each_possible_cpu(cpu) {
 		for (i = 0; i < NR_STD_WORKER_POOLS; i++)
 			init_cpu_pool(&per_cpu(bh_worker_pools, cpu)[i], cpu, i, true);
 		for (i = 0; i < NR_STD_WORKER_POOLS; i++)
 			init_cpu_pool(&per_cpu(cpu_worker_pools, cpu)[i], cpu, i, false);
 	}
+	for_each_possible_cpu(cpu)
+		init_cpu_pool(&per_cpu(cpu_worker_pools, cpu)[RT_WORKER_POOL], cpu,
+			      RT_WORKER_POOL, false);
 	for (i = 0; i < NR_STD_WORKER_POOLS; i++) {
 		int nice = i ? HIGHPRI_NICE_LEVEL : 0;
 
@@ -1012,7 +1075,8 @@ void __init workqueue_init(void)
 			pool->bh_cpu_down = false;
 		for_each_std_pool(pool, cpu) {
 			pool->flags &= ~POOL_DISASSOCIATED;
-			wq_boot_check(!create_worker(pool), "initial worker");
+			if (!pool_may_stay_empty(pool))
+				wq_boot_check(!create_worker(pool), "initial worker");
 		}
 	}
 	mutex_lock(&wq_pool_mutex);

@@ -39,8 +39,9 @@
  * @worker: the worker
  * @pool: its pool, %NULL for a rescuer or a detached worker
  *
- * kworker/CPU:ID (H for high priority) for per-CPU pools, kworker/uPOOL:ID
- * for unbound pools, kworker/R-WQ for rescuers.
+ * kworker/CPU:ID (H for high priority, R for the RT class) for per-CPU
+ * pools, kworker/uPOOL:ID (R for the RT class) for unbound pools,
+ * kworker/R-WQ for rescuers.
  *
  * Return: the length written.
  */
@@ -51,10 +52,13 @@ int format_worker_id(char *buf, size_t size, struct worker *worker,
 		return scnprintf(buf, size, "kworker/R-%s", worker->rescue_wq->name);
 	if (!pool)
 		return scnprintf(buf, size, "kworker/dying");
+	/* suffixes: H for the highpri pools, R for the RT class (not 6.12's) */
 	if (pool->cpu >= 0)
 		return scnprintf(buf, size, "kworker/%d:%d%s", pool->cpu, worker->id,
+				 pool_is_rt(pool) ? "R" :
 				 pool->attrs->nice < 0 ? "H" : "");
-	return scnprintf(buf, size, "kworker/u%d:%d", pool->id, worker->id);
+	return scnprintf(buf, size, "kworker/u%d:%d%s", pool->id, worker->id,
+			 pool_is_rt(pool) ? "R" : "");
 }
 
 /**
@@ -155,7 +159,8 @@ void print_worker_info(const char *log_lvl, struct task_struct *task)
  * barrier shows as "BAR(pid)" of the task waiting on it, and items are
  * separated by commas except where an item is followed by the barriers
  * linked to it.  BH pools show as "bh" or "bh-hi" instead of a nice level,
- * and their worker, which has no task, by the same name.
+ * and their worker, which has no task, by the same name; RT pools show
+ * their SCHED_FIFO priority as "fifo=N".
  *
  * A line is built in one buffer and printed whole, so that other CPUs'
  * messages cannot cut into it.  The buffer is as long as a printk record;
@@ -232,6 +237,8 @@ static void dump_pool(struct worker_pool *pool)
 	dump_add(" flags=0x%x", pool->flags);
 	if (pool->flags & POOL_BH)
 		dump_add(" %s", bh_pool_name(pool));
+	else if (pool_is_rt(pool))
+		dump_add(" fifo=%d", wq_rt_prio);
 	else
 		dump_add(" nice=%d", pool->attrs->nice);
 }

@@ -44,6 +44,14 @@ static ssize_t per_cpu_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(per_cpu);
 
+/* 1 for the RT class (WQ_RT, SCHED_FIFO workers), 0 otherwise; not 6.12's */
+static ssize_t rt_show(struct device *dev, struct device_attribute *attr,
+		       char *buf)
+{
+	return sysfs_emit(buf, "%d\n", !!(dev_to_wq(dev)->flags & WQ_RT));
+}
+static DEVICE_ATTR_RO(rt);
+
 static ssize_t max_active_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
@@ -220,6 +228,7 @@ static DEVICE_ATTR_RW(affinity_strict);
 static struct attribute *wq_sysfs_attrs[] = {
 	&dev_attr_per_cpu.attr,
 	&dev_attr_max_active.attr,
+	&dev_attr_rt.attr,
 	&dev_attr_nice.attr,
 	&dev_attr_cpumask.attr,
 	&dev_attr_affinity_scope.attr,
@@ -227,13 +236,13 @@ static struct attribute *wq_sysfs_attrs[] = {
 	NULL,
 };
 
-/* The attribute files after max_active exist for unbound workqueues only. */
+/* The attribute files after rt exist for unbound workqueues only. */
 static umode_t wq_sysfs_attr_visible(struct kobject *kobj,
 				     struct attribute *attr, int n)
 {
 	struct device *dev = kobj_to_dev(kobj);
 
-	if (n >= 2 && !(dev_to_wq(dev)->flags & WQ_UNBOUND))
+	if (n >= 3 && !(dev_to_wq(dev)->flags & WQ_UNBOUND))
 		return 0;
 	return attr->mode;
 }

@@ -136,12 +136,13 @@ void copy_workqueue_attrs(struct workqueue_attrs *to,
 }
 
 /*
- * What makes two pools different: nice, CPUs, pod and strictness.  A
- * strict pool runs only on its pod, so its cpumask does not matter.
+ * What makes two pools different: the class (RT or not), nice, CPUs, pod
+ * and strictness.  A strict pool runs only on its pod, so its cpumask does
+ * not matter.  The class is the workqueue's (WQ_RT), not an attribute.
  */
-static u32 pool_attrs_hash(const struct workqueue_attrs *attrs)
+static u32 pool_attrs_hash(const struct workqueue_attrs *attrs, bool rt)
 {
-	u32 seed = ((u32)attrs->nice << 1) | attrs->affn_strict;
+	u32 seed = ((u32)attrs->nice << 2) | (rt << 1) | attrs->affn_strict;
 	u32 hash = jhash(cpumask_bits(attrs->__pod_cpumask), cpumask_size(), seed);
 
 	return attrs->affn_strict ? hash :
@@ -309,19 +310,21 @@ static void rcu_free_pool(struct rcu_head *rcu)
 /**
  * get_unbound_pool - the shared pool for some attributes
  * @attrs: nice, cpumask, pod cpumask and strictness wanted
+ * @rt: SCHED_FIFO workers (the WQ_RT class)
  *
  * Context: wq_pool_mutex (L), may sleep.
  * Return: the pool with a reference taken, or %NULL.
  */
-static struct worker_pool *get_unbound_pool(const struct workqueue_attrs *attrs)
+static struct worker_pool *get_unbound_pool(const struct workqueue_attrs *attrs,
+					    bool rt)
 {
-	u32 hash = pool_attrs_hash(attrs);
+	u32 hash = pool_attrs_hash(attrs, rt);
 	struct worker_pool *pool;
 	int node;
 
 	wq_assert_L();
 	hash_for_each_possible(unbound_pool_hash, pool, hash_node, hash) {
-		if (pool_attrs_equal(pool->attrs, attrs)) {
+		if (pool_is_rt(pool) == rt && pool_attrs_equal(pool->attrs, attrs)) {
 			pool->refcnt++;
 			return pool;
 		}
@@ -331,6 +334,8 @@ static struct worker_pool *get_unbound_pool(const struct workqueue_attrs *attrs)
 	pool = kzalloc_node(sizeof(*pool), GFP_KERNEL, node);
 	if (!pool || init_worker_pool(pool))
 		goto err;
+	if (rt)
+		pool->flags |= POOL_RT;
 	copy_workqueue_attrs(pool->attrs, attrs);
 	pool->attrs->ordered = false;
 	pool->attrs->affn_scope = WQ_AFFN_DFL;
@@ -468,7 +473,7 @@ void apply_wqattrs_unlock(void)
 static struct pool_workqueue *alloc_unbound_pwq(struct workqueue_struct *wq,
 						const struct workqueue_attrs *attrs)
 {
-	struct worker_pool *pool = get_unbound_pool(attrs);
+	struct worker_pool *pool = get_unbound_pool(attrs, wq->flags & WQ_RT);
 	struct pool_workqueue *pwq;
 
 	wq_assert_L();

@@ -24,8 +24,11 @@
  *               schedule_on_each_cpu()
  *   delay       lateness of delayed work, 1 to 100 ms, beside a bare
  *               timer_list's, queued at random phases of the tick
- *   inversion   a nice-0 task flushing nice-19 CPU-bound items beside
- *               nice-0 hogs: time to completion
+ *   inversion   a nice-0 task waiting for nice-19 CPU-bound items
+ *               (flush_workqueue(), flush_work()) beside nice-0 hogs: time
+ *               to completion, mean of 40 repeats
+ *   rcu_exp     synchronize_rcu_expedited() latency with 0, 1 and 2 hogs
+ *               per CPU, and the real-time threads each kernel keeps
  *   footprint   kworkers, kernel stacks and unreclaimable slab, after boot,
  *               after each scenario and after the idle timeout
  *
@@ -41,6 +44,8 @@
  *   freezer  write "arm"; read the outcome of the next suspend cycle: a
  *            delayed item on a freezable and on a plain workqueue, timed
  *            to fire while tasks are frozen.
+ *   rt       write "create": a WQ_RT | WQ_SYSFS workqueue, twq_rt, for the
+ *            sysfs selftest (EOPNOTSUPP without WQ_RT); read: its name.
  * While loaded it keeps two WQ_SYSFS workqueues for the sysfs selftest,
  * twq_unbound (WQ_UNBOUND) and twq_percpu.
  *
@@ -54,8 +59,8 @@
  *   2. helpers: thread sets, CPU hogs, footprint counters
  *   3. selftest hooks: churn, freezer
  *   4. perfwq   5. latency   6. throughput   7. flush   8. delay
- *   9. inversion   10. footprint
- *  11. runner, debugfs and module glue
+ *   9. inversion   10. rcu_exp   11. footprint
+ *  12. runner, debugfs and module glue
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -99,6 +104,7 @@ static DEFINE_MUTEX(twq_mutex);		/* one debugfs command at a time */
  * @delay_n: samples per delay
  * @inv_chunks: CPU-bound chunks of the inversion scenario
  * @inv_repeats: repeats of each inversion measurement per run
+ * @rcu_n: synchronize_rcu_expedited() calls per hog level
  */
 struct twq_scale {
 	const char *name;
@@ -112,12 +118,13 @@ struct twq_scale {
 	unsigned int delay_n;
 	unsigned int inv_chunks;
 	unsigned int inv_repeats;
+	unsigned int rcu_n;
 };
 
 static const struct twq_scale twq_scales[] = {
-	{ "tiny", 100, 200000, 0x21, 1, 20, 500, 20, 2, 2, 2 },
-	{ "quick", 1500, 60000000, 0x3f, 3, 600, 50000, 200, 100, 16, 40 },
-	{ "full", 6000, 240000000, 0x3f, 3, 2000, 200000, 1000, 400, 32, 80 },
+	{ "tiny", 100, 200000, 0x21, 1, 20, 500, 20, 2, 2, 2, 5 },
+	{ "quick", 1500, 60000000, 0x3f, 3, 600, 50000, 200, 100, 16, 40, 300 },
+	{ "full", 6000, 240000000, 0x3f, 3, 2000, 200000, 1000, 400, 32, 80, 1000 },
 };
 
 /* ------------------------------------------------------------------ */
@@ -1147,19 +1154,29 @@ enum twq_kind {
 	TWQ_UNBOUND,
 	TWQ_ORDERED,
 	TWQ_BH,
+	TWQ_RT,			/* WQ_RT, where the kernel has it */
 	TWQ_FIFO_KTHREAD,	/* reference: a SCHED_FIFO kthread_worker */
 	TWQ_NR_KINDS,
 };
 
 static const char * const twq_kind_names[TWQ_NR_KINDS] = {
-	"percpu", "highpri", "unbound", "ordered", "bh", "fifo_kthread",
+	"percpu", "highpri", "unbound", "ordered", "bh", "rt", "fifo_kthread",
 };
+
+#ifdef WQ_HAS_RT_CLASS
+#define TWQ_RT_FLAGS	WQ_RT
+#else
+#define TWQ_RT_FLAGS	0	/* unused: the kind is not available */
+#endif
 
 /* The kinds a run measures ("kind=NAME" in the command; all by default). */
 static unsigned long twq_kinds = BIT(TWQ_NR_KINDS) - 1;
 
+/* Selected, and the kernel has it (WQ_RT only where it exists). */
 static bool twq_kind_selected(enum twq_kind kind)
 {
+	if (kind == TWQ_RT && !IS_ENABLED(WQ_HAS_RT_CLASS))
+		return false;
 	return twq_kinds & BIT(kind);
 }
 
@@ -1175,6 +1192,7 @@ static int twq_target_init(struct twq_target *t, enum twq_kind kind)
 	static const unsigned int flags[] = {
 		[TWQ_PERCPU] = 0, [TWQ_HIGHPRI] = WQ_HIGHPRI,
 		[TWQ_UNBOUND] = WQ_UNBOUND, [TWQ_BH] = WQ_BH,
+		[TWQ_RT] = TWQ_RT_FLAGS,
 	};
 
 	memset(t, 0, sizeof(*t));
@@ -2028,7 +2046,73 @@ static int twq_scenario_inversion(const struct twq_scale *sc)
 #endif
 
 /* ------------------------------------------------------------------ */
-/* 10. footprint                                                       */
+/* 10. rcu_exp                                                         */
+/* ------------------------------------------------------------------ */
+
+/*
+ * synchronize_rcu_expedited() from a nice-0 task, with 0, 1 and 2 nice-0
+ * hogs per CPU: the latency RCU left workqueues for in 5.19.  On stock
+ * its grace periods run on RCU's kthread_workers (SCHED_FIFO with
+ * CONFIG_RCU_EXP_KTHREAD), on the rework on workqueues (WQ_RT with it).
+ * Before timing, the threads each kernel keeps for it: real-time threads
+ * in all, real-time kworkers among them, and RCU's own "rcu_exp" ones.
+ */
+static bool twq_task_is_rt(struct task_struct *p)
+{
+	return p->policy == SCHED_FIFO || p->policy == SCHED_RR;
+}
+
+static void twq_emit_rt_threads(void)
+{
+	unsigned int rt = 0, rt_kworkers = 0, rcu_exp = 0;
+	struct task_struct *g, *p;
+
+	rcu_read_lock();
+	for_each_process_thread(g, p) {
+		rt += twq_task_is_rt(p);
+		rt_kworkers += twq_task_is_rt(p) && str_has_prefix(p->comm, "kworker/");
+		rcu_exp += str_has_prefix(p->comm, "rcu_exp");
+	}
+	rcu_read_unlock();
+	twq_emit("count", rt, "rcu_exp.rt_threads");
+	twq_emit("count", rt_kworkers, "rcu_exp.rt_kworkers");
+	twq_emit("count", rcu_exp, "rcu_exp.rcu_exp_kthreads");
+}
+
+static int twq_scenario_rcu_exp(const struct twq_scale *sc)
+{
+	struct rnd_state rnd;
+	unsigned int hogs, i;
+	char name[32];
+	int ret = 0;
+
+	twq_emit_rt_threads();
+	prandom_seed_state(&rnd, 4099);
+	for (hogs = 0; hogs <= 2 && !ret; hogs++) {
+		struct twq_threads hog_ts = {};
+		struct twq_samples lat = {};
+
+		ret = twq_samples_init(&lat, sc->rcu_n) ?:
+		      twq_hogs_start(&hog_ts, hogs, twq_hog_fn);
+		for (i = 0; i < sc->rcu_n && !ret; i++) {
+			unsigned int gap = 100 + prandom_u32_state(&rnd) % 400;
+			u64 t0 = ktime_get_ns();
+
+			synchronize_rcu_expedited();
+			twq_sample(&lat, ktime_get_ns() - t0);
+			usleep_range(gap, gap + 50);
+		}
+		twq_threads_stop(&hog_ts);
+		snprintf(name, sizeof(name), "rcu_exp.hogs%u", hogs);
+		if (!ret)
+			twq_emit_stats(&lat, "ns", name);
+		twq_samples_free(&lat);
+	}
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* 11. footprint                                                       */
 /* ------------------------------------------------------------------ */
 
 static void twq_emit_footprint(const char *when)
@@ -2041,7 +2125,7 @@ static void twq_emit_footprint(const char *when)
 }
 
 /* ------------------------------------------------------------------ */
-/* 11. runner, debugfs and module glue                                 */
+/* 12. runner, debugfs and module glue                                 */
 /* ------------------------------------------------------------------ */
 
 struct twq_scenario {
@@ -2056,6 +2140,7 @@ static const struct twq_scenario twq_scenarios[] = {
 	{ "flush", twq_scenario_flush },
 	{ "delay", twq_scenario_delay },
 	{ "inversion", twq_scenario_inversion },
+	{ "rcu_exp", twq_scenario_rcu_exp },
 	{ "footprint", NULL },	/* sampled around the others */
 };
 
@@ -2198,6 +2283,34 @@ static const struct twq_hook twq_freezer_hook = {
 	.verb = "arm", .start = twq_freezer_arm, .report = twq_freezer_show,
 };
 
+/*
+ * The rt hook: "create" makes twq_rt, a WQ_RT | WQ_SYSFS workqueue, for the
+ * sysfs selftest (only on demand: the first RT workqueue gives every CPU an
+ * RT worker, which the bench's footprint should not count).  -EOPNOTSUPP
+ * where the kernel has no WQ_RT.
+ */
+static struct workqueue_struct *twq_rt_wq;
+
+static int twq_rt_create(void)
+{
+#ifdef WQ_HAS_RT_CLASS
+	if (!twq_rt_wq)
+		twq_rt_wq = alloc_workqueue("twq_rt", WQ_RT | WQ_SYSFS, 0);
+	return twq_rt_wq ? 0 : -ENOMEM;
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
+static int twq_rt_show(char *buf, size_t len)
+{
+	return scnprintf(buf, len, "%s\n", twq_rt_wq ? "twq_rt" : "none");
+}
+
+static const struct twq_hook twq_rt_hook = {
+	.verb = "create", .start = twq_rt_create, .report = twq_rt_show,
+};
+
 static ssize_t twq_hook_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
@@ -2247,6 +2360,8 @@ static void twq_sysfs_wqs_free(void)
 	for (i = 0; i < ARRAY_SIZE(twq_sysfs_wq); i++)
 		if (twq_sysfs_wq[i])
 			destroy_workqueue(twq_sysfs_wq[i]);
+	if (twq_rt_wq)
+		destroy_workqueue(twq_rt_wq);
 }
 
 static int __init twq_init(void)
@@ -2263,6 +2378,8 @@ static int __init twq_init(void)
 	debugfs_create_file("churn", 0600, twq_dir, (void *)&twq_churn_hook,
 			    &twq_hook_fops);
 	debugfs_create_file("freezer", 0600, twq_dir, (void *)&twq_freezer_hook,
+			    &twq_hook_fops);
+	debugfs_create_file("rt", 0600, twq_dir, (void *)&twq_rt_hook,
 			    &twq_hook_fops);
 	twq_tax_start();
 

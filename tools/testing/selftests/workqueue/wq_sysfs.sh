@@ -11,7 +11,7 @@ P=$WQ_SYSFS/twq_percpu
 ALL=$(cat $WQ_SYSFS/cpumask)
 
 ktap_print_header
-ktap_set_plan 31
+ktap_set_plan 34
 
 # global unbound cpumask
 check "cpumask_requested and cpumask_isolated are readable" \
@@ -122,5 +122,18 @@ intensive_thresh_default() {
 }
 check "cpu_intensive_thresh_us defaults to 6.12's figure for this CPU" \
 	intensive_thresh_default
+
+# rt, where the kernel has the WQ_RT class (twq_rt is made on demand)
+if echo create 2>/dev/null > $TWQ_DEBUGFS/rt; then
+	R=$WQ_SYSFS/twq_rt
+	check "rt reads 1 for a WQ_RT workqueue" [ "$(cat $R/rt)" = 1 ]
+	check "rt reads 0 for the others" [ "$(cat $U/rt)$(cat $P/rt)" = 00 ]
+	check "rt is read-only" [ "$(stat -c %a $R/rt)" = 444 ]
+else
+	for what in "rt reads 1 for a WQ_RT workqueue" "rt reads 0 for the others" \
+		    "rt is read-only"; do
+		ktap_test_skip "$what (no WQ_RT in this kernel)"
+	done
+fi
 
 ktap_finished
