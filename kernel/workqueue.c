@@ -700,6 +700,8 @@ static void arm_idle_timer_locked(struct worker_pool *pool)
 		mod_timer(&pool->idle_timer, jiffies + IDLE_WORKER_TIMEOUT);
 }
 
+static void worker_update_rank_locked(struct worker *worker);
+
 /**
  * worker_enter_idle_locked - put a worker on its pool's idle list
  * @worker: the worker
@@ -714,6 +716,9 @@ static void worker_enter_idle_locked(struct worker *worker)
 	if (WARN_ON_ONCE((worker->flags & WORKER_IDLE) ||
 			 !list_empty(&worker->entry)))
 		return;
+	/* raised for an item another worker took (lend_to_waking_locked()) */
+	if (unlikely(worker->boosted))
+		worker_update_rank_locked(worker);
 	/* LIFO: the most recently busy worker is woken first */
 	list_add(&worker->entry, &pool->idle_list);
 	worker->last_active = jiffies;
@@ -742,21 +747,104 @@ static void worker_leave_idle_locked(struct worker *worker)
 	list_del_init(&worker->entry);
 }
 
+/* Scheduling ranks: see section 6, priority inheritance on wait. */
 /*
- * A worker's scheduling: SCHED_FIFO at wq_rt_prio for the RT class, else
- * SCHED_NORMAL at the nice level @nice.  Context: process context.
+ * A flush_workqueue() caller, waiting until flushed_seq reaches @seq
+ * (section 10), and lending @rank to the workqueue's items meanwhile.
  */
-static void worker_set_sched(struct task_struct *task, bool rt, int nice)
+struct flush_waiter {
+	struct list_head node;
+	unsigned long seq;
+	struct completion done;
+	int rank;
+	struct list_head lend_node;
+};
+
+#define WQ_NO_RANK	(-1)
+
+/**
+ * struct wq_barrier - a flush_work() barrier, and the loan of its waiter
+ * @work: queued right behind the awaited item (or first on the worker
+ *	running it); running it lets the waiter go
+ * @done: set when it ran; the waiter may return from then on
+ * @raised: the waiter, itself a worker waiting here, was raised and is to
+ *	pass the raise on to @target's worker (P of the waiter's pool)
+ * @task: the waiting task (I)
+ * @target: the awaited item (I)
+ * @target_func: its function when the barrier was queued (I)
+ * @pwq: the pwq the barrier is queued on, @target's (I)
+ * @rank: the rank the waiter lends (P of @target's pool)
+ * @boost_node: on the target pwq's boosters list while the loan lasts (P)
+ */
+struct wq_barrier {
+	struct work_struct	work;
+	bool			done;
+	bool			raised;
+	struct task_struct	*task;
+	struct work_struct	*target;
+	work_func_t		target_func;
+	struct pool_workqueue	*pwq;
+	int			rank;
+	struct list_head	boost_node;
+};
+
+static void wq_barrier_func(struct work_struct *work);
+
+/* flush_work()'s barriers ride along with their target and need no slot */
+static bool work_is_barrier(struct work_struct *work)
 {
+	return work->func == wq_barrier_func;
+}
+
+static int rank_of(int policy, int rt_priority, int nice)
+{
+	if (policy == SCHED_FIFO || policy == SCHED_RR)
+		return NICE_WIDTH + rt_priority;
+	if (policy == SCHED_NORMAL || policy == SCHED_BATCH)
+		return MAX_NICE - nice;
+	return WQ_NO_RANK;
+}
+
+static int task_rank(struct task_struct *p)
+{
+	return rank_of(p->policy, p->rt_priority, task_nice(p));
+}
+
+/* The rank a worker of @pool has of its own (a rescuer's may be higher). */
+static int pool_rank(struct worker_pool *pool)
+{
+	return pool_is_rt(pool) ? NICE_WIDTH + wq_rt_prio :
+				  MAX_NICE - pool->attrs->nice;
+}
+
+static int worker_own_rank(struct worker *worker)
+{
+	int rank = pool_rank(worker->pool);
+
+	if (worker->rescue_wq)
+		rank = max(rank, MAX_NICE - RESCUER_NICE_LEVEL);
+	return rank;
+}
+
+/*
+ * Give @task the scheduling of @rank: SCHED_FIFO above NICE_WIDTH, else
+ * SCHED_NORMAL at the matching nice level.  Context: process context, or
+ * a pool lock (P): it takes the task's pi_lock and runqueue lock, as a
+ * wakeup under P does.
+ */
+static void task_set_rank(struct task_struct *task, int rank)
+{
+	bool rt = rank > NICE_WIDTH;
 	struct sched_attr attr = {
 		.size = sizeof(attr),
 		.sched_policy = rt ? SCHED_FIFO : SCHED_NORMAL,
-		.sched_priority = rt ? wq_rt_prio : 0,
-		.sched_nice = rt ? 0 : nice,
+		.sched_priority = rt ? rank - NICE_WIDTH : 0,
+		.sched_nice = rt ? 0 : MAX_NICE - rank,
 	};
 
 	WARN_ON_ONCE(sched_setattr_nocheck(task, &attr));
 }
+
 
 /**
  * create_worker - start a new idle worker in @pool
@@ -793,7 +881,8 @@ int create_worker(struct worker_pool *pool)
 			pr_err_once("workqueue: cannot create worker: %d\n", ret);
 		goto err_free;
 	}
-	worker_set_sched(worker->task, pool_is_rt(pool), pool->attrs->nice);
+	worker->rank = pool_rank(pool);
+	task_set_rank(worker->task, worker->rank);
 	worker_attach_to_pool(worker, pool);
 
 	raw_spin_lock_irq(&pool->lock);
@@ -1121,7 +1210,103 @@ void __init init_cpu_pool(struct worker_pool *pool, int cpu, int index,
 }
 
 /* ------------------------------------------------------------------ */
-/* 6. running items                                                    */
+/* 6. priority inheritance on wait                                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A task waiting for an item (flush_work(), cancel_work_sync() and their
+ * family) lends the item its scheduling priority: the worker running it
+ * runs at the higher of its pool's priority and its waiters', and goes
+ * back to its pool's the moment the item returns.  The waiter's barrier
+ * (the flush_work() barrier queued behind the item) is the loan: it sits
+ * on its pwq's boosters list from the moment it is queued until the item
+ * it waits for ends.  An ordered workqueue's items are lent to by every
+ * waiter of their pwq: what runs ahead of the awaited item is in its way.
+ *
+ * Priorities compare as ranks: nice 19..-20 is 0..39, SCHED_FIFO or
+ * SCHED_RR at priority p is 40 + p.  SCHED_IDLE and SCHED_DEADLINE
+ * waiters lend nothing; BH items have no worker to lend to.
+ */
+/*
+ * The highest rank flush_workqueue() callers lend to every item of @wq
+ * while they wait, or WQ_NO_RANK.  Context: P of a pool of @wq; takes F.
+ */
+static int wq_flush_rank(struct workqueue_struct *wq)
+{
+	struct flush_waiter *f;
+	int rank = WQ_NO_RANK;
+
+	if (!READ_ONCE(wq->nr_flush_lenders))
+		return rank;
+	raw_spin_lock(&wq->flush_lock);
+	list_for_each_entry(f, &wq->flush_lenders, lend_node)
+		rank = max(rank, f->rank);
+	raw_spin_unlock(&wq->flush_lock);
+	return rank;
+}
+
+/*
+ * Whether the loan of @barr applies to what @worker runs now: its target
+ * (the same function at the same address, as worker_runs() matches), or
+ * anything on an ordered workqueue, where what runs is ahead of it.  A
+ * loan lasts until the barrier starts, so it covers a target queued again
+ * while it ran: both runs, the one ahead and the one waited for.
+ */
+static bool loan_applies(struct wq_barrier *barr, struct worker *worker)
+{
+	return (barr->target == worker->current_work &&
+		barr->target_func == worker->current_func) ||
+	       wq_is_ordered(worker->current_pwq->wq);
+}
+
+/*
+ * Run @worker at the higher of its own rank and the loans to its item;
+ * its own rank when it runs none.  A worker that is raised while it waits
+ * for another item itself is told to pass the raise on, and so on down a
+ * chain of waiting workers.  Context: pool->lock (P).
+ */
+static void worker_update_rank_locked(struct worker *worker)
+{
+	struct pool_workqueue *pwq = worker->current_pwq;
+	int rank = worker_own_rank(worker);
+	struct wq_barrier *barr;
+
+	wq_assert_P(worker->pool);
+	if (!worker->task)
+		return;
+	if (pwq) {
+		list_for_each_entry(barr, &pwq->boosters, boost_node)
+			if (loan_applies(barr, worker))
+				rank = max(rank, barr->rank);
+		rank = max(rank, wq_flush_rank(pwq->wq));
+	}
+	worker->boosted = rank > worker_own_rank(worker);
+	if (rank == worker->rank)
+		return;
+	trace_workqueue_work_boost(worker->task, worker->current_work,
+				   worker->rank, rank);
+	task_set_rank(worker->task, rank);
+	if (rank > worker->rank && worker->waiting) {
+		WRITE_ONCE(worker->waiting->raised, true);
+		wake_up_process(worker->task);
+	}
+	worker->rank = rank;
+}
+
+/* Re-rank every worker of @pool running an item of @pwq.  Context: P. */
+static void pwq_update_ranks_locked(struct pool_workqueue *pwq)
+{
+	struct worker *worker;
+	int bkt;
+
+	wq_assert_P(pwq->pool);
+	hash_for_each(pwq->pool->busy_hash, bkt, worker, hentry)
+		if (worker->current_pwq == pwq)
+			worker_update_rank_locked(worker);
+}
+
+/* ------------------------------------------------------------------ */
+/* 7. running items                                                    */
 /* ------------------------------------------------------------------ */
 
 static void pwq_dec_nr_in_flight_locked(struct pool_workqueue *pwq,
@@ -1240,6 +1425,15 @@ static void worker_begin_item_locked(struct worker *worker,
 	list_del_init(&work->entry);
 	if (unlikely(pwq->wq->flags & WQ_CPU_INTENSIVE))
 		worker_set_flags_locked(worker, WORKER_CPU_INTENSIVE);
+	/* waiters lend their priority to the item (section 6) */
+	if (unlikely(!list_empty(&pwq->boosters) || worker->boosted ||
+		     READ_ONCE(pwq->wq->nr_flush_lenders))) {
+		/* a barrier whose item was cancelled ends its loan itself */
+		if (work_is_barrier(work))
+			list_del_init(&container_of(work, struct wq_barrier,
+						    work)->boost_node);
+		worker_update_rank_locked(worker);
+	}
 	pwq->stats[PWQ_STAT_STARTED]++;
 	/* the watchdog's sign of progress */
 	pool->watchdog_ts = jiffies;
@@ -1260,6 +1454,9 @@ static void worker_end_item_locked(struct worker *worker)
 	worker->current_pwq = NULL;
 	worker->current_at = 0;
 	worker->current_color = 0;
+	/* back to its own priority before it takes anything else */
+	if (unlikely(worker->boosted))
+		worker_update_rank_locked(worker);
 }
 
 /*
@@ -1423,6 +1620,14 @@ static int worker_thread(void *arg)
 	}
 }
 
+/* The rescuer's own rank, changed only while it is idle.  Context: X. */
+static void rescuer_set_rank(struct worker *rescuer, int rank)
+{
+	if (rescuer->rank != rank)
+		task_set_rank(rescuer->task, rank);
+	rescuer->rank = rank;
+}
+
 /*
  * Run, as @rescuer, the items of @pwq waiting on its pool, and ask again
  * if the pool still cannot make progress.
@@ -1431,12 +1636,11 @@ static void rescue_pwq(struct worker *rescuer, struct pool_workqueue *pwq)
 {
 	struct worker_pool *pool = pwq->pool;
 	struct work_struct *work, *n;
-	bool rt = pool_is_rt(pool), more = false;
+	bool more = false;
 
-	/* RT items run at RT priority, rescued or not; idle rescuers do not */
-	if (rt)
-		worker_set_sched(current, true, 0);
 	worker_attach_to_pool(rescuer, pool);
+	/* RT items run at RT priority, rescued or not; idle rescuers do not */
+	rescuer_set_rank(rescuer, worker_own_rank(rescuer));
 	raw_spin_lock_irq(&pool->lock);
 	list_for_each_entry_safe(work, n, &pool->worklist, entry) {
 		if (get_work_pwq(work) == pwq &&
@@ -1453,8 +1657,7 @@ static void rescue_pwq(struct worker *rescuer, struct pool_workqueue *pwq)
 	kick_pool_locked(pool);
 	raw_spin_unlock_irq(&pool->lock);
 	worker_detach_from_pool(rescuer);
-	if (rt)
-		worker_set_sched(current, false, RESCUER_NICE_LEVEL);
+	rescuer_set_rank(rescuer, MAX_NICE - RESCUER_NICE_LEVEL);
 }
 
 /**
@@ -1543,6 +1746,7 @@ int init_rescuer(struct workqueue_struct *wq)
 	if (!rescuer)
 		return -ENOMEM;
 	rescuer->flags = WORKER_RESCUER;
+	rescuer->rank = MAX_NICE - RESCUER_NICE_LEVEL;	/* rescuer_thread() sets it */
 	rescuer->rescue_wq = wq;
 	format_worker_id(name, sizeof(name), rescuer, NULL);
 	rescuer->task = kthread_create(rescuer_thread, rescuer, "%s", name);
@@ -1637,7 +1841,7 @@ void workqueue_softirq_dead(unsigned int cpu)
 }
 
 /* ------------------------------------------------------------------ */
-/* 7. scheduler hooks                                                  */
+/* 8. scheduler hooks                                                  */
 /* ------------------------------------------------------------------ */
 
 /**
@@ -1806,7 +2010,7 @@ work_func_t wq_worker_last_func(struct task_struct *task)
 }
 
 /* ------------------------------------------------------------------ */
-/* 8. pool_workqueues: references, activation, node quotas, limits    */
+/* 9. pool_workqueues: references, activation, node quotas, limits    */
 /* ------------------------------------------------------------------ */
 
 static void get_pwq_locked(struct pool_workqueue *pwq)
@@ -2017,13 +2221,6 @@ static bool pwq_tryinc_nr_active_locked(struct pool_workqueue *pwq, bool fill)
 	return true;
 }
 
-static void wq_barrier_func(struct work_struct *work);
-
-/* flush_work()'s barriers ride along with their target and need no slot */
-static bool work_is_barrier(struct work_struct *work)
-{
-	return work->func == wq_barrier_func;
-}
 
 /* Move an inactive item (and its linked barriers) to the pool's worklist. */
 static void activate_work_locked(struct pool_workqueue *pwq,
@@ -2271,7 +2468,7 @@ static void pwq_dec_active_locked(struct pool_workqueue *pwq, bool kick)
 }
 
 /* ------------------------------------------------------------------ */
-/* 9. flush colors, and items leaving their pwq                       */
+/* 10. flush colors, and items leaving their pwq                       */
 /* ------------------------------------------------------------------ */
 
 /*
@@ -2290,12 +2487,6 @@ static void pwq_dec_active_locked(struct pool_workqueue *pwq, bool kick)
  * color in use waits for the oldest one, then closes one of its own.
  */
 
-/* A flush_workqueue() caller, waiting until flushed_seq reaches @seq. */
-struct flush_waiter {
-	struct list_head node;
-	unsigned long seq;
-	struct completion done;
-};
 
 /* Let go of the flushers whose closing has drained, with all before it. */
 static void wake_flushers_locked(struct workqueue_struct *wq)
@@ -2416,7 +2607,7 @@ static void pwq_dec_nr_in_flight_locked(struct pool_workqueue *pwq,
 }
 
 /* ------------------------------------------------------------------ */
-/* 10. queueing                                                       */
+/* 11. queueing                                                       */
 /* ------------------------------------------------------------------ */
 
 /* Put a queued item on @head, pointing at @pwq, which it holds. */
@@ -2753,7 +2944,7 @@ bool queue_rcu_work(struct workqueue_struct *wq, struct rcu_work *rwork)
 EXPORT_SYMBOL(queue_rcu_work);
 
 /* ------------------------------------------------------------------ */
-/* 11. flushing: barriers, flush_work(), flush_workqueue(), draining  */
+/* 12. flushing: barriers, flush_work(), flush_workqueue(), draining  */
 /* ------------------------------------------------------------------ */
 
 /*
@@ -2761,17 +2952,15 @@ EXPORT_SYMBOL(queue_rcu_work);
  * completes when it runs.  A barrier takes its target's color and no
  * active slot; it is recognised by its function.
  */
-struct wq_barrier {
-	struct work_struct	work;
-	struct completion	done;
-	struct task_struct	*task;
-};
-
 static void wq_barrier_func(struct work_struct *work)
 {
 	struct wq_barrier *barr = container_of(work, struct wq_barrier, work);
+	struct task_struct *waiter = get_task_struct(barr->task);
 
-	complete(&barr->done);
+	/* the waiter may return (and @barr go) once it sees @done */
+	smp_store_release(&barr->done, true);
+	wake_up_process(waiter);
+	put_task_struct(waiter);
 }
 
 /**
@@ -2786,6 +2975,116 @@ struct task_struct *wq_barrier_task(struct work_struct *work)
 	if (!work_is_barrier(work))
 		return NULL;
 	return container_of(work, struct wq_barrier, work)->task;
+}
+
+/*
+ * Whether @target waits on @pool's worklist (rather than on a worker's
+ * scheduled list, behind a running instance of itself).  Context: P.
+ */
+static bool on_worklist_locked(struct worker_pool *pool,
+			       struct work_struct *target)
+{
+	struct work_struct *work;
+
+	wq_assert_P(pool);
+	list_for_each_entry(work, &pool->worklist, entry)
+		if (work == target)
+			return true;
+	return false;
+}
+
+/*
+ * A pending item that a waiter lends a higher priority to starts next:
+ * to the front of the list it waits on (the worklist, or its pwq's
+ * inactive items), with the barriers linked behind it.  Everything else
+ * keeps its order.  Context: P.
+ */
+static void target_to_front_locked(struct pool_workqueue *pwq,
+				   struct work_struct *target)
+{
+	struct list_head *head = &pwq->pool->worklist;
+
+	wq_assert_P(pwq->pool);
+	if (work_data(target) & WORK_STRUCT_INACTIVE)
+		head = &pwq->inactive_works;
+	else if (!on_worklist_locked(pwq->pool, target))
+		return;
+	if (head->next != &target->entry)
+		move_linked_works(target, head->next, NULL);
+}
+
+/*
+ * A pending item waited for at @rank starts on the idle worker that
+ * kick_pool_locked() wakes (or woke) for it: that worker is raised now, so
+ * that it does not wait behind the CPU's other tasks to get there.  The
+ * item it takes, or going idle again, re-ranks it.  Context: P.
+ */
+static void lend_to_waking_locked(struct worker_pool *pool, int rank)
+{
+	struct worker *worker;
+
+	wq_assert_P(pool);
+	worker = list_first_entry_or_null(&pool->idle_list, struct worker, entry);
+	if (!worker || !worker->task || rank <= worker->rank)
+		return;
+	trace_workqueue_work_boost(worker->task, NULL, worker->rank, rank);
+	task_set_rank(worker->task, rank);
+	worker->rank = rank;
+	worker->boosted = true;
+}
+
+/*
+ * Start the loan of @barr's waiter to the item it waits for (section 6):
+ * to @runner if the item runs there, to whatever runs ahead of it on an
+ * ordered workqueue; a pending item of another workqueue goes to the
+ * front.  Waiters ranked at or below the pool's own priority change
+ * nothing.  BH items have no worker to lend to.  Context: P.
+ */
+static void lend_to_target_locked(struct wq_barrier *barr, struct worker *runner)
+{
+	struct pool_workqueue *pwq = barr->pwq;
+
+	wq_assert_P(pwq->pool);
+	if (pwq->pool->flags & POOL_BH)
+		return;
+	list_add_tail(&barr->boost_node, &pwq->boosters);
+	if (barr->rank <= pool_rank(pwq->pool))
+		return;
+	/* a target queued again while it runs: the run ahead first */
+	if (!runner)
+		runner = find_worker_executing_work(pwq->pool, barr->target);
+	if (runner)
+		worker_update_rank_locked(runner);
+	if (wq_is_ordered(pwq->wq)) {
+		pwq_update_ranks_locked(pwq);
+	} else if (!runner) {
+		target_to_front_locked(pwq, barr->target);
+		lend_to_waking_locked(pwq->pool, barr->rank);
+	}
+}
+
+/*
+ * The waiter of @barr, a worker, was raised while it waits: pass the raise
+ * on to the item it waits for (whose worker passes it on in turn if it
+ * waits too).  Context: process context.
+ */
+static void lend_raise(struct wq_barrier *barr)
+{
+	struct pool_workqueue *pwq = barr->pwq;
+	struct worker_pool *pool = pwq->pool;
+	int rank = task_rank(current);
+
+	raw_spin_lock_irq(&pool->lock);
+	if (!list_empty(&barr->boost_node) && rank > barr->rank) {
+		struct worker *runner = find_worker_executing_work(pool, barr->target);
+
+		barr->rank = rank;
+		if (runner)
+			worker_update_rank_locked(runner);
+		else if (wq_is_ordered(pwq->wq))
+			pwq_update_ranks_locked(pwq);
+	}
+	raw_spin_unlock_irq(&pool->lock);
 }
 
 /*
@@ -2810,8 +3109,14 @@ static void insert_wq_barrier_locked(struct pool_workqueue *pwq,
 	INIT_WORK_ONSTACK_KEY(&barr->work, wq_barrier_func,
 			      pwq->wq->flags & WQ_BH ? &bh_key : &thr_key);
 	__set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(&barr->work));
-	init_completion_map(&barr->done, &target->lockdep_map);
+	barr->done = false;
+	barr->raised = false;
 	barr->task = current;
+	barr->target = target;
+	barr->target_func = target->func;
+	barr->pwq = pwq;
+	barr->rank = task_rank(current);
+	INIT_LIST_HEAD(&barr->boost_node);
 
 	if (worker) {
 		head = worker->scheduled.next;
@@ -2827,6 +3132,7 @@ static void insert_wq_barrier_locked(struct pool_workqueue *pwq,
 	}
 	pwq->nr_in_flight[color]++;
 	insert_work_locked(pwq, &barr->work, head, flags | color_data(color));
+	lend_to_target_locked(barr, worker);
 }
 
 /*
@@ -2942,22 +3248,59 @@ static bool insert_flush_barrier(struct wq_barrier *barr, struct work_struct *wo
 	return true;
 }
 
-/* Wait for a barrier; a cancelled BH item may be waited for atomically. */
+/*
+ * Note, under its pool's lock, the barrier a worker waits on (@barr), or
+ * that it no longer waits (%NULL): a raise of its priority meanwhile is
+ * to be passed on (lend_raise()).
+ */
+static void worker_set_waiting(struct worker *worker, struct wq_barrier *barr)
+{
+	raw_spin_lock_irq(&worker->pool->lock);
+	worker->waiting = barr;
+	raw_spin_unlock_irq(&worker->pool->lock);
+}
+
+/*
+ * Wait for a barrier to run; a cancelled BH item may be waited for
+ * atomically.  A worker that waits passes a raise of its own priority on
+ * to the item it waits for.
+ */
 static void wait_for_barrier(struct wq_barrier *barr, bool bh_atomic)
 {
-	if (!bh_atomic) {
-		wait_for_completion(&barr->done);
+	struct worker *self = current_wq_worker();
+
+	if (bh_atomic) {
+		while (!smp_load_acquire(&barr->done)) {
+			if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+				/* let the softirq that runs it make progress */
+				local_bh_disable();
+				local_bh_enable();
+			} else {
+				cpu_relax();
+			}
+		}
 		return;
 	}
-	while (!try_wait_for_completion(&barr->done)) {
-		if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
-			/* let the softirq that runs it make progress */
-			local_bh_disable();
-			local_bh_enable();
-		} else {
-			cpu_relax();
-		}
+	if (self) {
+		worker_set_waiting(self, barr);
+		/* a raise that came before the worker was known to wait */
+		lend_raise(barr);
 	}
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (smp_load_acquire(&barr->done))
+			break;
+		if (READ_ONCE(barr->raised)) {
+			__set_current_state(TASK_RUNNING);
+			WRITE_ONCE(barr->raised, false);
+			lend_raise(barr);
+			continue;
+		}
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	if (self)
+		worker_set_waiting(self, NULL);
 }
 
 static bool __flush_work(struct work_struct *work, bool from_cancel)
@@ -3033,6 +3376,62 @@ bool flush_rcu_work(struct rcu_work *rwork)
 }
 EXPORT_SYMBOL(flush_rcu_work);
 
+/*
+ * The rank the caller lends to the items of @wq, or WQ_NO_RANK if it is
+ * not above the priority of any of the workqueue's pools.
+ */
+static int flush_lend_rank(struct workqueue_struct *wq)
+{
+	int rank = task_rank(current);
+	struct pool_workqueue *pwq;
+
+	guard(rcu)();
+	for_each_pwq(pwq, wq)
+		if (rank > pool_rank(pwq->pool))
+			return rank;
+	return WQ_NO_RANK;
+}
+
+/*
+ * A flush_workqueue() caller lends its priority to every item of @wq while
+ * it waits (@on), and stops (!@on): the workers running them are re-ranked
+ * at once.  That reaches items queued after the flush began too, which it
+ * does not wait for; pending items keep their order.  BH workqueues have
+ * no workers to lend to.  Context: process context.
+ */
+static void flush_lend(struct workqueue_struct *wq, struct flush_waiter *f,
+		       bool on)
+{
+	struct pool_workqueue *pwq;
+
+	if (wq->flags & WQ_BH)
+		return;
+	if (on)
+		f->rank = flush_lend_rank(wq);
+	/* nobody to lend to: the flush costs nothing more */
+	if (f->rank == WQ_NO_RANK)
+		return;
+	raw_spin_lock_irq(&wq->flush_lock);
+	if (on) {
+		list_add_tail(&f->lend_node, &wq->flush_lenders);
+		WRITE_ONCE(wq->nr_flush_lenders, wq->nr_flush_lenders + 1);
+	} else {
+		list_del(&f->lend_node);
+		WRITE_ONCE(wq->nr_flush_lenders, wq->nr_flush_lenders - 1);
+	}
+	raw_spin_unlock_irq(&wq->flush_lock);
+
+	guard(rcu)();
+	for_each_pwq(pwq, wq) {
+		/* a loan at or below the pool's own rank changes nothing */
+		if (f->rank <= pool_rank(pwq->pool))
+			continue;
+		raw_spin_lock_irq(&pwq->pool->lock);
+		pwq_update_ranks_locked(pwq);
+		raw_spin_unlock_irq(&pwq->pool->lock);
+	}
+}
+
 /**
  * __flush_workqueue - wait for every item queued on a workqueue so far
  * @wq: the workqueue
@@ -3055,6 +3454,7 @@ void __flush_workqueue(struct workqueue_struct *wq)
 	check_flush_dependency(wq, NULL, false);
 
 	init_completion(&f.done);
+	flush_lend(wq, &f, true);
 	do {
 		mutex_lock(&wq->mutex);
 		own = enqueue_flusher_locked(wq, &f);
@@ -3062,6 +3462,7 @@ void __flush_workqueue(struct workqueue_struct *wq)
 		wait_for_completion(&f.done);
 		reinit_completion(&f.done);
 	} while (!own);
+	flush_lend(wq, &f, false);
 }
 EXPORT_SYMBOL(__flush_workqueue);
 
@@ -3129,7 +3530,7 @@ void drain_workqueue(struct workqueue_struct *wq)
 EXPORT_SYMBOL_GPL(drain_workqueue);
 
 /* ------------------------------------------------------------------ */
-/* 12. cancelling, disabling, enabling                                */
+/* 13. cancelling, disabling, enabling                                */
 /* ------------------------------------------------------------------ */
 
 /*
@@ -3431,7 +3832,7 @@ bool mod_delayed_work_on(int cpu, struct workqueue_struct *wq,
 EXPORT_SYMBOL_GPL(mod_delayed_work_on);
 
 /* ------------------------------------------------------------------ */
-/* 13. introspection                                                  */
+/* 14. introspection                                                  */
 /* ------------------------------------------------------------------ */
 
 /**
@@ -3521,7 +3922,7 @@ void set_worker_desc(const char *fmt, ...)
 EXPORT_SYMBOL_GPL(set_worker_desc);
 
 /* ------------------------------------------------------------------ */
-/* 14. helpers built on the API                                       */
+/* 15. helpers built on the API                                       */
 /* ------------------------------------------------------------------ */
 
 /**

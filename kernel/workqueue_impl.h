@@ -147,6 +147,14 @@
  *   the watchdog reads it with READ_ONCE(): a write it misses is one made
  *   at the moment of its check, after a whole threshold without progress.
  *
+ * wq->nr_flush_lenders <- F:
+ *
+ *   worker_begin_item_locked() and wq_flush_rank() read it with
+ *   READ_ONCE() under a pool's P only, to skip F when nobody lends.  A
+ *   lender that joins after the read re-ranks every worker of the
+ *   workqueue itself (flush_lend()), under each pool's P, so a worker that
+ *   missed it is corrected before the lender sleeps.
+ *
  * pwq->stats[] <- P:
  *
  *   the ticks of the pwq's workers add CPU time under data_race(): a
@@ -314,6 +322,8 @@ struct worker_pool {
  * @plugged: an ordered workqueue's new pwq waits for the old one (W to
  *	change, and P too once the pwq is linked; W or P to read)
  * @inactive_works: items waiting for @nr_active to drop (P)
+ * @boosters: flush_work() barriers whose waiters lend their priority to
+ *	this pwq's items (P)
  * @pending_node: entry in the node quota's list of waiting pwqs (N, and
  *	this pwq's P to join or leave; P to test; see Lockless reads)
  * @pwqs_node: entry in wq->pwqs (W; R to walk)
@@ -336,6 +346,7 @@ struct pool_workqueue {
 	int			max_active;
 	bool			plugged;
 	struct list_head	inactive_works;
+	struct list_head	boosters;
 	struct list_head	pending_node;
 	struct list_head	pwqs_node;
 	struct list_head	mayday_node;
@@ -376,6 +387,10 @@ struct wq_device;
  * @drained_colors: closed colors that have drained behind an older one
  *	still draining (F)
  * @flushers: flush_workqueue() callers waiting (F)
+ * @flush_lenders: flush_workqueue() callers lending their priority to the
+ *	workqueue's items while they wait (F)
+ * @nr_flush_lenders: their number (F to change; read without F to skip
+ *	the lock when there are none)
  * @nr_pwqs_to_flush: per closed color, the pwqs that still have items of
  *	it, plus one while the color is being closed (atomic)
  * @maydays: pwqs asking the rescuer for help (M)
@@ -409,6 +424,8 @@ struct workqueue_struct {
 	unsigned long		flushed_seq;
 	unsigned long		drained_colors;
 	struct list_head	flushers;
+	struct list_head	flush_lenders;
+	int			nr_flush_lenders;
 	atomic_t		nr_pwqs_to_flush[NR_FLUSH_COLORS];
 	struct list_head	maydays;
 	struct worker		*rescuer;

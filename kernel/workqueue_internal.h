@@ -15,6 +15,7 @@
 
 struct worker_pool;
 struct pool_workqueue;
+struct wq_barrier;
 
 /**
  * struct worker - one execution context of a worker pool
@@ -38,6 +39,11 @@ struct pool_workqueue;
  * @id: worker number within the pool (I)
  * @desc: set_worker_desc() text, or the workqueue name (P)
  * @rescue_wq: the workqueue a rescuer serves, %NULL for normal workers (I)
+ * @rank: the scheduling rank its task runs at now, its own or lent by
+ *	waiters of its item (P)
+ * @boosted: @rank is above the worker's own (P)
+ * @waiting: the flush_work() barrier the worker itself waits on, if any
+ *	(P; set and cleared by the worker)
  *
  * Locking letters are those of the legend in kernel/workqueue_impl.h.
  */
@@ -62,6 +68,9 @@ struct worker {
 	int			id;
 	char			desc[WORKER_DESC_LEN];
 	struct workqueue_struct	*rescue_wq;
+	int			rank;
+	bool			boosted;
+	struct wq_barrier	*waiting;
 };
 
 /* Scheduler hooks, called for tasks with PF_WQ_WORKER. */

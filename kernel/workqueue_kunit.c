@@ -23,6 +23,7 @@
  *  13. workqueue_lifecycle   creation and destruction, their error paths
  *  14. workqueue_stress      random queue/cancel/flush, exactly-once
  *  15. workqueue_rt          the WQ_RT class (skipped where it is absent)
+ *  16. workqueue_pi          priority inheritance on wait (likewise)
  *
  * Nothing here asserts speed: waits have generous timeouts that only matter
  * when a behaviour is broken, and "must not happen" checks are made by the
@@ -52,6 +53,7 @@
 #include <linux/topology.h>
 #include <linux/wait_bit.h>
 #include <linux/workqueue.h>
+#include <uapi/linux/sched/types.h>
 
 #include "workqueue_internal.h"
 
@@ -106,6 +108,8 @@ typedef void (*wqk_hook_fn)(struct wqk_probe *p);
  * @policy: scheduling policy of the last execution
  * @rt_priority: its real-time priority (0 outside SCHED_FIFO/RR)
  * @comm: the executing task's name
+ * @end_nice: nice level at the end of the last execution (after the gate)
+ * @end_policy: scheduling policy there
  * @in_softirq: the last execution was in softirq context
  * @in_interrupt: the last execution was in interrupt context
  * @rescuer: the last execution was by a rescuer
@@ -144,6 +148,8 @@ struct wqk_probe {
 	int policy;
 	int rt_priority;
 	char comm[TASK_COMM_LEN];
+	int end_nice;
+	int end_policy;
 	bool in_softirq;
 	bool in_interrupt;
 	bool rescuer;
@@ -198,6 +204,8 @@ static void wqk_probe_body(struct wqk_probe *p)
 	if (p->hook)
 		p->hook(p);
 
+	p->end_nice = task_nice(current);
+	p->end_policy = current->policy;
 	/* more than burn_us when the vCPU was preempted on the host */
 	p->cpu_ns = task_sched_runtime(current) - cpu0;
 	if (t) {
@@ -1332,12 +1340,29 @@ struct wqk_waiter {
 	bool ret;
 	bool probe_finished;	/* ->p had finished when the call returned */
 	struct wqk_thread *th;
+	bool set_prio;		/* wait at @policy/@prio, not as created */
+	int policy;		/* SCHED_NORMAL or SCHED_FIFO */
+	int prio;		/* nice level, or SCHED_FIFO priority */
 };
+
+/* Make the calling thread run at @policy/@prio (nice for SCHED_NORMAL). */
+static int wqk_set_prio(int policy, int prio)
+{
+	struct sched_attr attr = {
+		.size = sizeof(attr), .sched_policy = policy,
+		.sched_priority = policy == SCHED_FIFO ? prio : 0,
+		.sched_nice = policy == SCHED_FIFO ? 0 : prio,
+	};
+
+	return sched_setattr_nocheck(current, &attr);
+}
 
 static void wqk_waiter_fn(struct wqk_thread *th)
 {
 	struct wqk_waiter *w = th->data;
 
+	if (w->set_prio && WARN_ON(wqk_set_prio(w->policy, w->prio)))
+		return;
 	switch (w->op) {
 	case WQK_FLUSH_WORKQUEUE:
 		flush_workqueue(w->wq);
@@ -3906,6 +3931,46 @@ static struct kunit_suite wqk_stress_suite = {
 	.test_cases = wqk_stress_cases,
 };
 
+#if defined(WQ_HAS_RT_CLASS) || defined(WQ_HAS_WAIT_PI)
+/* Where an item of a run records its turn. */
+struct wqk_turn {
+	atomic_t *next;
+	int saw;
+};
+
+static void wqk_turn_hook(struct wqk_probe *p)
+{
+	struct wqk_turn *t = p->data;
+
+	t->saw = atomic_fetch_inc(t->next);
+}
+
+/* @n probes (of tracker @t, may be %NULL) that record their turns. */
+static void wqk_turns_new(struct kunit *test, struct wqk_tracker *t,
+			  struct wqk_probe **ps, struct wqk_turn *turns,
+			  atomic_t *next, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		turns[i] = (struct wqk_turn){ .next = next, .saw = -1 };
+		ps[i] = wqk_probe_new(test, t);
+		ps[i]->hook = wqk_turn_hook;
+		ps[i]->data = &turns[i];
+	}
+}
+
+/* Queue @n probes on @wq, on @cpu. */
+static void wqk_queue_all(struct workqueue_struct *wq, int cpu,
+			  struct wqk_probe **ps, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		queue_work_on(cpu, wq, &ps[i]->work);
+}
+#endif
+
 /* ------------------------------------------------------------------ */
 /* 15. workqueue_rt                                                    */
 /* ------------------------------------------------------------------ */
@@ -4046,46 +4111,27 @@ static void rt_item_that_sleeps_does_not_hold_back_the_next(struct kunit *test)
 	WQK_WAIT(test, &sleeper->finished);
 }
 
-/* Where an item of an ordered run records its turn. */
-struct wqk_seq {
-	atomic_t *next;
-	int saw;
-};
-
-static void wqk_seq_hook(struct wqk_probe *p)
-{
-	struct wqk_seq *s = p->data;
-
-	s->saw = atomic_fetch_inc(s->next);
-}
-
 /* An ordered RT workqueue runs its items one at a time, in order. */
 static void ordered_rt_workqueue_keeps_queueing_order(struct kunit *test)
 {
-	struct workqueue_struct *wq;
 	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct workqueue_struct *wq;
 	atomic_t next = ATOMIC_INIT(0);
 	struct wqk_probe *ps[16];
-	struct wqk_seq s[16];
+	struct wqk_turn turns[16];
 	int i;
 
 	wq = alloc_ordered_workqueue("wqk_rtord_%x", WQ_RT, get_random_u32() & 0xffff);
 	KUNIT_ASSERT_NOT_NULL(test, wq);
 	wqk_defer(test, wqk_destroy_wq_action, wq);
-	for (i = 0; i < ARRAY_SIZE(ps); i++) {
-		s[i] = (struct wqk_seq){ .next = &next, .saw = -1 };
-		ps[i] = wqk_probe_new(test, t);
-		ps[i]->hook = wqk_seq_hook;
-		ps[i]->data = &s[i];
-		ps[i]->sleep_ms = i % 3 == 0;	/* sleepers must not let the next in */
-	}
+	wqk_turns_new(test, t, ps, turns, &next, ARRAY_SIZE(ps));
 	for (i = 0; i < ARRAY_SIZE(ps); i++)
-		queue_work(wq, &ps[i]->work);
-	WQK_WAIT_FINISHED(test, t, ARRAY_SIZE(ps));
+		ps[i]->sleep_ms = i % 3 == 0;	/* sleepers must not let the next in */
+	wqk_queue_all(wq, WORK_CPU_UNBOUND, ps, ARRAY_SIZE(ps));
 	flush_workqueue(wq);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
 	for (i = 0; i < ARRAY_SIZE(ps); i++) {
-		KUNIT_EXPECT_EQ(test, s[i].saw, i);
+		KUNIT_EXPECT_EQ(test, turns[i].saw, i);
 		wqk_expect_rt(test, ps[i]);
 	}
 }
@@ -4199,11 +4245,305 @@ static struct kunit_suite wqk_rt_suite = {
 	.test_cases = wqk_rt_cases,
 };
 
+/* ------------------------------------------------------------------ */
+/* 16. workqueue_pi                                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Priority inheritance on wait, where the kernel has it (WQ_HAS_WAIT_PI):
+ * a task waiting for an item lends it its priority.  Elsewhere the suite
+ * is one skipped case.
+ */
+#ifdef WQ_HAS_WAIT_PI
+/* Open @arg's gate: a case that fails never leaves a waiter blocked. */
+static void wqk_open_action(void *arg)
+{
+	complete_all(&((struct wqk_probe *)arg)->gate);
+}
+
+/*
+ * Start a task waiting (@op on @wq or @p) at @policy/@prio and return
+ * once it is blocked in the wait, its loan made.  @gate is the gated probe
+ * that holds everything up; the case's end opens it before it stops the
+ * waiter.
+ */
+static struct wqk_waiter *wqk_lender_start(struct kunit *test,
+					   enum wqk_wait_op op,
+					   struct workqueue_struct *wq,
+					   struct wqk_probe *p,
+					   struct wqk_probe *gate,
+					   int policy, int prio)
+{
+	struct wqk_waiter *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	*w = (struct wqk_waiter){ .op = op, .wq = wq, .p = p, .set_prio = true,
+				  .policy = policy, .prio = prio };
+	w->th = wqk_thread_run(test, wqk_waiter_fn, w, 0, -1);
+	/* deferred after the thread's stop, so it runs before it */
+	wqk_defer(test, wqk_open_action, gate);
+	KUNIT_ASSERT_TRUE_MSG(test, wqk_wait_blocked(w->th),
+			      "waiter returned without waiting");
+	return w;
+}
+
+/* Wait until @task sleeps uninterruptibly (or time out). */
+static bool wqk_task_blocked(struct task_struct *task)
+{
+	unsigned long deadline = jiffies + WQK_TIMEOUT;
+
+	while (time_before(jiffies, deadline)) {
+		if (READ_ONCE(task->__state) & TASK_UNINTERRUPTIBLE)
+			return true;
+		usleep_range(500, 1000);
+	}
+	return false;
+}
+
+/* Wait until @task runs at @policy/@prio (nice for SCHED_NORMAL), or time out. */
+static bool wqk_task_reaches(struct task_struct *task, int policy, int prio)
+{
+	unsigned long deadline = jiffies + WQK_TIMEOUT;
+
+	while (time_before(jiffies, deadline)) {
+		if (READ_ONCE(task->policy) == policy &&
+		    (policy == SCHED_FIFO ? READ_ONCE(task->rt_priority) == prio :
+					    task_nice(task) == prio))
+			return true;
+		usleep_range(500, 1000);
+	}
+	return false;
+}
+
+#define WQK_EXPECT_TASK_AT(test, task, policy, prio)			\
+	KUNIT_EXPECT_TRUE_MSG(test, wqk_task_reaches(task, policy, prio),	\
+			      "policy %d prio %d never reached", policy, prio)
+
+/* A gated item of @wq, started on @cpu. */
+static struct wqk_probe *wqk_running_gated(struct kunit *test,
+					   struct workqueue_struct *wq, int cpu)
+{
+	struct wqk_probe *p = wqk_gated_probe(test, NULL);
+
+	queue_work_on(cpu, wq, &p->work);
+	WQK_WAIT(test, &p->started);
+	return p;
+}
+
+/*
+ * Waiting lends: flush_work(), cancel_work_sync() and flush_workqueue()
+ * from a nice -10 task put the worker of the running item at nice -10
+ * until the item returns.  The loan ends when the waiter's barrier runs:
+ * the item queued again while it ran, behind the barrier on the same
+ * worker, runs at the pool's nice 0.
+ */
+static void waiter_lends_its_nice_to_the_running_item(struct kunit *test)
+{
+	static const enum wqk_wait_op ops[] = {
+		WQK_FLUSH_WORK, WQK_CANCEL_SYNC, WQK_FLUSH_WORKQUEUE,
+	};
+	int i, cpu = wqk_last_online_cpu();
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+		struct wqk_probe *p = wqk_running_gated(test, wq, cpu);
+		bool again = ops[i] == WQK_FLUSH_WORK;
+		struct wqk_waiter *w;
+
+		w = wqk_lender_start(test, ops[i], wq,
+				     ops[i] == WQK_FLUSH_WORKQUEUE ? NULL : p, p,
+				     SCHED_NORMAL, -10);
+		WQK_EXPECT_TASK_AT(test, p->task, SCHED_NORMAL, -10);
+		if (again)
+			KUNIT_EXPECT_TRUE(test, queue_work_on(cpu, wq, &p->work));
+		wqk_open(p);
+		WQK_WAIT(test, &w->th->done);
+		if (again) {
+			flush_work(&p->work);
+			KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 2);
+			KUNIT_EXPECT_EQ(test, p->nice, 0);
+		} else {
+			KUNIT_EXPECT_EQ_MSG(test, p->end_nice, -10, "op %d", ops[i]);
+		}
+		WQK_EXPECT_TASK_AT(test, p->task, SCHED_NORMAL, 0);
+	}
+}
+
+/* An RT waiter lends SCHED_FIFO at its own priority. */
+static void rt_waiter_lends_sched_fifo(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_probe *p = wqk_running_gated(test, wq, wqk_last_online_cpu());
+	struct wqk_waiter *w;
+
+	w = wqk_lender_start(test, WQK_FLUSH_WORK, wq, p, p, SCHED_FIFO, 10);
+	WQK_EXPECT_TASK_AT(test, p->task, SCHED_FIFO, 10);
+	wqk_open(p);
+	WQK_WAIT(test, &w->th->done);
+	KUNIT_EXPECT_EQ(test, p->end_policy, SCHED_FIFO);
+	WQK_EXPECT_TASK_AT(test, p->task, SCHED_NORMAL, 0);
+}
+
+/*
+ * Two waiters: the higher one wins, and a lower one that comes later does
+ * not lower the worker; a waiter below the pool's own priority changes
+ * nothing.
+ */
+static void higher_waiter_wins_and_none_lowers(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_HIGHPRI, 0);
+	struct workqueue_struct *plain = wqk_wq_new(test, 0, 0);
+	int cpu = wqk_last_online_cpu();
+	struct wqk_probe *p = wqk_running_gated(test, plain, cpu);
+	struct wqk_probe *hp = wqk_running_gated(test, wq, cpu);
+	struct wqk_waiter *w1, *w2, *w3;
+
+	w2 = wqk_lender_start(test, WQK_FLUSH_WORK, plain, p, p, SCHED_NORMAL, -15);
+	WQK_EXPECT_TASK_AT(test, p->task, SCHED_NORMAL, -15);
+	/* the loan is made by the time the waiter blocks */
+	w1 = wqk_lender_start(test, WQK_FLUSH_WORK, plain, p, p, SCHED_NORMAL, -5);
+	KUNIT_EXPECT_EQ(test, task_nice(p->task), -15);
+	/* a nice -10 waiter on a nice -20 worker changes nothing */
+	w3 = wqk_lender_start(test, WQK_FLUSH_WORK, wq, hp, hp, SCHED_NORMAL, -10);
+	KUNIT_EXPECT_EQ(test, task_nice(hp->task), MIN_NICE);
+	wqk_open(p);
+	wqk_open(hp);
+	WQK_WAIT(test, &w1->th->done);
+	WQK_WAIT(test, &w2->th->done);
+	WQK_WAIT(test, &w3->th->done);
+	KUNIT_EXPECT_EQ(test, p->end_nice, -15);
+	KUNIT_EXPECT_EQ(test, hp->end_nice, MIN_NICE);
+}
+
+/*
+ * A pending item a higher-priority task waits for starts before older
+ * ones (here behind max_active 1), and runs lent; the rest keep their
+ * order.
+ */
+static void waited_pending_item_starts_next(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 1);
+	int cpu = wqk_last_online_cpu();
+	struct wqk_probe *blocker = wqk_running_gated(test, wq, cpu);
+	atomic_t next = ATOMIC_INIT(0);
+	struct wqk_probe *ps[3];
+	struct wqk_turn turns[3];
+	struct wqk_waiter *w;
+
+	wqk_turns_new(test, NULL, ps, turns, &next, ARRAY_SIZE(ps));
+	wqk_queue_all(wq, cpu, ps, ARRAY_SIZE(ps));
+	w = wqk_lender_start(test, WQK_FLUSH_WORK, wq, ps[2], blocker,
+			     SCHED_NORMAL, -10);
+	wqk_open(blocker);
+	WQK_WAIT(test, &w->th->done);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, turns[2].saw, 0);
+	KUNIT_EXPECT_EQ(test, turns[0].saw, 1);
+	KUNIT_EXPECT_EQ(test, turns[1].saw, 2);
+	KUNIT_EXPECT_EQ(test, ps[2]->nice, -10);
+	KUNIT_EXPECT_EQ(test, ps[0]->nice, 0);
+}
+
+/*
+ * An ordered workqueue keeps its order: a waiter of a later item lends to
+ * whatever runs ahead of it instead.
+ */
+static void ordered_workqueue_lends_to_what_runs_ahead(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_ordered_new(test);
+	int cpu = wqk_last_online_cpu();
+	struct wqk_probe *blocker = wqk_running_gated(test, wq, cpu);
+	atomic_t next = ATOMIC_INIT(0);
+	struct wqk_probe *ps[3];
+	struct wqk_turn turns[3];
+	struct wqk_waiter *w;
+	int i;
+
+	wqk_turns_new(test, NULL, ps, turns, &next, ARRAY_SIZE(ps));
+	wqk_queue_all(wq, cpu, ps, ARRAY_SIZE(ps));
+	w = wqk_lender_start(test, WQK_FLUSH_WORK, wq, ps[2], blocker,
+			     SCHED_NORMAL, -10);
+	WQK_EXPECT_TASK_AT(test, blocker->task, SCHED_NORMAL, -10);
+	wqk_open(blocker);
+	WQK_WAIT(test, &w->th->done);
+	for (i = 0; i < ARRAY_SIZE(ps); i++) {
+		KUNIT_EXPECT_EQ(test, turns[i].saw, i);
+		KUNIT_EXPECT_EQ(test, ps[i]->nice, -10);
+	}
+}
+
+/* A hook that flushes the item of the probe in @p->data. */
+static void wqk_flush_inner_hook(struct wqk_probe *p)
+{
+	struct wqk_probe *inner = p->data;
+
+	flush_work(&inner->work);
+}
+
+/*
+ * Transitivity: an item that already waits for another passes a loan it
+ * receives on to the item it waits for.
+ */
+static void a_lent_item_waiting_for_another_passes_the_loan_on(struct kunit *test)
+{
+	struct workqueue_struct *outer_wq = wqk_wq_new(test, 0, 0);
+	struct workqueue_struct *inner_wq = wqk_wq_new(test, 0, 0);
+	int cpu = wqk_last_online_cpu();
+	struct wqk_probe *inner = wqk_running_gated(test, inner_wq, cpu);
+	struct wqk_probe *outer = wqk_probe_new(test, NULL);
+	struct wqk_waiter *w;
+
+	/*
+	 * The outer item flushes the inner one: its hook waits there.  Its
+	 * own INIT_WORK() site gives it a lockdep class of its own: one
+	 * probe flushing another of the same class is a recursion to lockdep.
+	 */
+	INIT_WORK(&outer->work, wqk_probe_fn);
+	outer->hook = wqk_flush_inner_hook;
+	outer->data = inner;
+	queue_work_on(cpu, outer_wq, &outer->work);
+	WQK_WAIT(test, &outer->started);
+	KUNIT_ASSERT_TRUE(test, wqk_task_blocked(outer->task));
+	w = wqk_lender_start(test, WQK_FLUSH_WORK, outer_wq, outer, inner,
+			     SCHED_NORMAL, -10);
+	WQK_EXPECT_TASK_AT(test, outer->task, SCHED_NORMAL, -10);
+	WQK_EXPECT_TASK_AT(test, inner->task, SCHED_NORMAL, -10);
+	wqk_open(inner);
+	WQK_WAIT(test, &w->th->done);
+	KUNIT_EXPECT_EQ(test, inner->end_nice, -10);
+}
+
+static struct kunit_case wqk_pi_cases[] = {
+	KUNIT_CASE(waiter_lends_its_nice_to_the_running_item),
+	KUNIT_CASE(rt_waiter_lends_sched_fifo),
+	KUNIT_CASE(higher_waiter_wins_and_none_lowers),
+	KUNIT_CASE(waited_pending_item_starts_next),
+	KUNIT_CASE(ordered_workqueue_lends_to_what_runs_ahead),
+	KUNIT_CASE(a_lent_item_waiting_for_another_passes_the_loan_on),
+	{}
+};
+#else
+static void wait_pi_is_absent(struct kunit *test)
+{
+	kunit_skip(test, "needs WQ_HAS_WAIT_PI (no loans on wait in this tree)");
+}
+
+static struct kunit_case wqk_pi_cases[] = {
+	KUNIT_CASE(wait_pi_is_absent),
+	{}
+};
+#endif
+
+static struct kunit_suite wqk_pi_suite = {
+	.name = "workqueue_pi",
+	.test_cases = wqk_pi_cases,
+};
+
 kunit_test_suites(&wqk_queue_suite, &wqk_ordered_suite, &wqk_concurrency_suite,
 		  &wqk_flush_suite, &wqk_cancel_suite, &wqk_disable_suite,
 		  &wqk_bh_suite, &wqk_unbound_suite, &wqk_introspect_suite,
 		  &wqk_rescuer_suite, &wqk_hotplug_suite, &wqk_lifecycle_suite,
-		  &wqk_stress_suite, &wqk_rt_suite);
+		  &wqk_stress_suite, &wqk_rt_suite, &wqk_pi_suite);
 
 MODULE_DESCRIPTION("KUnit conformance suite for workqueues");
 MODULE_LICENSE("GPL");

@@ -294,6 +294,7 @@ struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,
 	pwq->wq = wq;
 	pwq->max_active = wq->max_active;
 	INIT_LIST_HEAD(&pwq->inactive_works);
+	INIT_LIST_HEAD(&pwq->boosters);
 	INIT_LIST_HEAD(&pwq->pending_node);
 	INIT_LIST_HEAD(&pwq->pwqs_node);
 	INIT_LIST_HEAD(&pwq->mayday_node);
@@ -423,6 +424,7 @@ static void wq_init_fields(struct workqueue_struct *wq)
 {
 	struct list_head *lists[] = {
 		&wq->pwqs, &wq->list, &wq->maydays, &wq->flushers,
+		&wq->flush_lenders,
 	};
 	int i;
 

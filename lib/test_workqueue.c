@@ -474,17 +474,17 @@ static int twq_spin_hog_fn(void *data)
 	return 0;
 }
 
-/* Start @per_cpu hogs on every online CPU (stopped with kthread_stop()). */
-static int twq_hogs_start(struct twq_threads *ts, unsigned int per_cpu,
-			  int (*fn)(void *data))
+/* Start @per_cpu hogs on each CPU of @cpus (stopped with kthread_stop()). */
+static int twq_hogs_start_on(struct twq_threads *ts, const struct cpumask *cpus,
+			     unsigned int per_cpu, int (*fn)(void *data))
 {
 	unsigned int cpu, i;
 	int ret;
 
-	ret = twq_threads_init(ts, max(per_cpu * num_online_cpus(), 1U));
+	ret = twq_threads_init(ts, max(per_cpu * cpumask_weight(cpus), 1U));
 	if (ret)
 		return ret;
-	for_each_online_cpu(cpu) {
+	for_each_cpu(cpu, cpus) {
 		for (i = 0; i < per_cpu; i++) {
 			struct task_struct *t;
 
@@ -498,6 +498,13 @@ static int twq_hogs_start(struct twq_threads *ts, unsigned int per_cpu,
 		}
 	}
 	return 0;
+}
+
+/* Start @per_cpu hogs on every online CPU (stopped with kthread_stop()). */
+static int twq_hogs_start(struct twq_threads *ts, unsigned int per_cpu,
+			  int (*fn)(void *data))
+{
+	return twq_hogs_start_on(ts, cpu_online_mask, per_cpu, fn);
 }
 
 /*
@@ -1837,6 +1844,7 @@ out:
 #if IS_BUILTIN(CONFIG_TEST_WORKQUEUE)
 struct twq_inv_chunk {
 	struct work_struct work;
+	unsigned int burn_us;
 	pid_t pid;
 	int cpu;
 };
@@ -1848,6 +1856,9 @@ struct twq_inv_chunk {
  * @chunks: the chunks, @n of them
  * @n: chunks per repeat
  * @per_item: wait with flush_work() on each chunk, else flush_workqueue()
+ * @rt_waiter: the waiter runs SCHED_FIFO (at the lowest priority)
+ * @cpu: the CPU the chunks are queued on, or -1 for any
+ * @chunk_us: the burn of one chunk
  * @time_ns: the last repeat's wait
  */
 struct twq_inv {
@@ -1856,6 +1867,9 @@ struct twq_inv {
 	struct twq_inv_chunk *chunks;
 	unsigned int n;
 	bool per_item;
+	bool rt_waiter;
+	int cpu;
+	unsigned int chunk_us;
 	u64 time_ns;
 };
 
@@ -1865,7 +1879,7 @@ static void twq_inv_fn(struct work_struct *work)
 
 	c->pid = current->pid;
 	c->cpu = raw_smp_processor_id();
-	twq_burn_us(TWQ_INV_CHUNK_US);
+	twq_burn_us(c->burn_us);
 }
 
 /* The waiter: queue every chunk, then wait for them in @inv's way. */
@@ -1873,11 +1887,18 @@ static int twq_inv_waiter(void *data)
 {
 	struct twq_inv *inv = data;
 	unsigned int i;
-	u64 t0 = ktime_get_ns();
+	u64 t0;
 
+	if (inv->rt_waiter)
+		sched_set_fifo_low(current);
+	t0 = ktime_get_ns();
 	for (i = 0; i < inv->n; i++) {
 		INIT_WORK(&inv->chunks[i].work, twq_inv_fn);
-		queue_work(inv->wq, &inv->chunks[i].work);
+		inv->chunks[i].burn_us = inv->chunk_us;
+		if (inv->cpu >= 0)
+			queue_work_on(inv->cpu, inv->wq, &inv->chunks[i].work);
+		else
+			queue_work(inv->wq, &inv->chunks[i].work);
 	}
 	if (inv->per_item) {
 		for (i = 0; i < inv->n; i++)
@@ -2000,6 +2021,40 @@ static struct workqueue_struct *twq_inv_wq(void)
 	return NULL;
 }
 
+/*
+ * The RT waiter: a SCHED_FIFO task flushes one CPU-bound item of a plain
+ * per-CPU workqueue, queued on a CPU that TWQ_INV_RT_HOGS more nice-0
+ * hogs share with the item's nice-0 worker: the item gets a share of that
+ * CPU, unless its waiter's priority reaches it.
+ */
+#define TWQ_INV_RT_HOGS		8
+#define TWQ_INV_RT_ITEM_US	20000
+
+static int twq_inv_rt_waiter(const struct twq_scale *sc,
+			     struct twq_inv_chunk *chunk)
+{
+	struct twq_inv way = {
+		.name = "inversion.rt_waiter.flush_time", .chunks = chunk, .n = 1,
+		.per_item = true, .rt_waiter = true, .chunk_us = TWQ_INV_RT_ITEM_US,
+		.cpu = twq_nth_online_cpu(num_online_cpus() - 1),
+	};
+	struct twq_threads hogs;
+	int ret;
+
+	way.wq = alloc_workqueue("twq_inv_rt", 0, 0);
+	if (!way.wq)
+		return -ENOMEM;
+	ret = twq_hogs_start_on(&hogs, cpumask_of(way.cpu), TWQ_INV_RT_HOGS,
+				twq_spin_hog_fn);
+	if (!ret) {
+		msleep(TWQ_INV_SETTLE_MS);
+		ret = twq_inv_run(sc, &way);
+	}
+	twq_threads_stop(&hogs);
+	destroy_workqueue(way.wq);
+	return ret;
+}
+
 static int twq_scenario_inversion(const struct twq_scale *sc)
 {
 	struct twq_inv ways[] = {
@@ -2020,6 +2075,8 @@ static int twq_scenario_inversion(const struct twq_scale *sc)
 		ways[i].wq = wq;
 		ways[i].chunks = chunks;
 		ways[i].n = sc->inv_chunks;
+		ways[i].cpu = -1;
+		ways[i].chunk_us = TWQ_INV_CHUNK_US;
 	}
 	ret = twq_inv_once(&ways[0]);	/* untimed: creates the workers */
 	if (!ret)
@@ -2029,6 +2086,8 @@ static int twq_scenario_inversion(const struct twq_scale *sc)
 	msleep(TWQ_INV_SETTLE_MS);
 	for (i = 0; i < ARRAY_SIZE(ways) && !ret; i++)
 		ret = twq_inv_run(sc, &ways[i]);
+	if (!ret)
+		ret = twq_inv_rt_waiter(sc, chunks);
 	twq_emit("count", sc->inv_chunks, "inversion.chunks");
 	twq_threads_stop(&hogs);
 out:
