@@ -49,7 +49,7 @@ RCUTORTURE_PARAMS = ('torture_type=rcu gp_exp=1 gp_poll_exp=1 test_boost=0 '
 RCUTORTURE_CMD = ('insmod /lib/modules/torture.ko && '
                   f'insmod /lib/modules/rcutorture.ko {RCUTORTURE_PARAMS} && '
                   f'sleep {RCUTORTURE_SECS} && rmmod rcutorture')
-RCUTORTURE_APPEND = 'kunit.enable=0 rcutree.rcu_fanout_leaf=2'
+RCUTORTURE_APPEND = 'kunit.enable=0'
 RCUTORTURE_PASS = 'End of test: SUCCESS'
 
 
