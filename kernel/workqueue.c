@@ -566,12 +566,21 @@ static void worker_set_affinity(struct worker *worker, struct worker_pool *pool,
 						pool_allowed_cpus(pool);
 
 	wq_assert_A();
-	if (started)
+	/*
+	 * A started task (a rescuer) is a per-CPU kthread before it asks
+	 * for the CPU: the scheduler lets only those onto a CPU that is going
+	 * down (online, no longer active), and a rescuer attaching to that
+	 * CPU's pool before the pool is disassociated would otherwise be
+	 * refused the CPU and run the pool's items elsewhere.
+	 */
+	if (started) {
+		kthread_set_per_cpu(worker->task, cpu_down ? -1 : pool->cpu);
 		set_cpus_allowed_ptr(worker->task, mask);
-	else
+	} else {
+		/* binding makes it a kthread whose affinity is ours to set */
 		kthread_bind_mask(worker->task, mask);
-	/* the scheduler keeps per-CPU kthreads on a CPU going down */
-	kthread_set_per_cpu(worker->task, cpu_down ? -1 : pool->cpu);
+		kthread_set_per_cpu(worker->task, cpu_down ? -1 : pool->cpu);
+	}
 }
 
 /**
