@@ -854,7 +854,6 @@ static void task_set_rank(struct task_struct *task, int rank)
 	WARN_ON_ONCE(sched_setattr_nocheck(task, &attr));
 }
 
-
 /**
  * create_worker - start a new idle worker in @pool
  * @pool: the pool
@@ -2230,7 +2229,6 @@ static bool pwq_tryinc_nr_active_locked(struct pool_workqueue *pwq, bool fill)
 	return true;
 }
 
-
 /* Move an inactive item (and its linked barriers) to the pool's worklist. */
 static void activate_work_locked(struct pool_workqueue *pwq,
 				 struct work_struct *work)
@@ -2495,7 +2493,6 @@ static void pwq_dec_active_locked(struct pool_workqueue *pwq, bool kick)
  * NR_FLUSH_COLORS - 1 flushes are under way; a flusher that finds every
  * color in use waits for the oldest one, then closes one of its own.
  */
-
 
 /* Let go of the flushers whose closing has drained, with all before it. */
 static void wake_flushers_locked(struct workqueue_struct *wq)
@@ -3279,6 +3276,7 @@ static void wait_for_barrier(struct wq_barrier *barr, bool bh_atomic)
 	struct worker *self = current_wq_worker();
 
 	if (bh_atomic) {
+		/* pairs with the release in wq_barrier_func() */
 		while (!smp_load_acquire(&barr->done)) {
 			if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
 				/* let the softirq that runs it make progress */
@@ -3297,6 +3295,7 @@ static void wait_for_barrier(struct wq_barrier *barr, bool bh_atomic)
 	}
 	for (;;) {
 		set_current_state(TASK_UNINTERRUPTIBLE);
+		/* pairs with the release in wq_barrier_func() */
 		if (smp_load_acquire(&barr->done))
 			break;
 		if (READ_ONCE(barr->raised)) {

@@ -4317,7 +4317,7 @@ static bool wqk_task_reaches(struct task_struct *task, int policy, int prio)
 
 #define WQK_EXPECT_TASK_AT(test, task, policy, prio)			\
 	KUNIT_EXPECT_TRUE_MSG(test, wqk_task_reaches(task, policy, prio),	\
-			      "policy %d prio %d never reached", policy, prio)
+			      "that policy and priority were never reached")
 
 /* A gated item of @wq, started on @cpu. */
 static struct wqk_probe *wqk_running_gated(struct kunit *test,

@@ -1182,8 +1182,10 @@ static unsigned long twq_kinds = BIT(TWQ_NR_KINDS) - 1;
 /* Selected, and the kernel has it (WQ_RT only where it exists). */
 static bool twq_kind_selected(enum twq_kind kind)
 {
-	if (kind == TWQ_RT && !IS_ENABLED(WQ_HAS_RT_CLASS))
+#ifndef WQ_HAS_RT_CLASS
+	if (kind == TWQ_RT)
 		return false;
+#endif
 	return twq_kinds & BIT(kind);
 }
 
