@@ -455,17 +455,40 @@ static void bh_pool_irq_work_fn(struct irq_work *iw)
 	raise_softirq(highpri ? HI_SOFTIRQ : TASKLET_SOFTIRQ);
 }
 
-/* Have the softirq of a BH pool's CPU run its items. */
+/*
+ * Have the softirq of a BH pool's CPU run its items: raised here, or on
+ * another CPU by an IPI (irq_work) for as long as that CPU is online.
+ * Interrupts are off, so it cannot go offline in between: stop_machine()
+ * waits for us.  The items of an offline CPU's pool wait for
+ * workqueue_softirq_dead() (a CPU going down) or workqueue_online_cpu().
+ *
+ * Context: pool->lock (P).
+ */
 static void kick_bh_pool(struct worker_pool *pool)
 {
-	bool remote = IS_ENABLED(CONFIG_SMP) && pool->cpu != smp_processor_id() &&
-		      !pool->bh_cpu_down;
-
-	/* another CPU's softirq is raised by an IPI (irq_work) to it */
-	if (remote)
-		irq_work_queue_on(bh_pool_irq_work(pool), pool->cpu);
-	else
+	if (pool->cpu == smp_processor_id())
 		raise_bh_softirq(pool);
+	else if (IS_ENABLED(CONFIG_SMP) && cpu_online(pool->cpu))
+		irq_work_queue_on(bh_pool_irq_work(pool), pool->cpu);
+}
+
+/**
+ * kick_bh_pools - run what waits on a CPU's BH pools
+ * @cpu: the CPU, online
+ *
+ * Context: process context.
+ */
+void kick_bh_pools(int cpu)
+{
+	struct worker_pool *pools = per_cpu(bh_worker_pools, cpu);
+	int i;
+
+	for (i = 0; i < NR_STD_WORKER_POOLS; i++) {
+		raw_spin_lock_irq(&pools[i].lock);
+		if (!list_empty(&pools[i].worklist))
+			kick_bh_pool(&pools[i]);
+		raw_spin_unlock_irq(&pools[i].lock);
+	}
 }
 
 /*
@@ -1202,9 +1225,8 @@ void __init init_cpu_pool(struct worker_pool *pool, int cpu, int index,
 	if (bh) {
 		struct worker *worker = &pool->bh_worker;
 
-		/* a BH pool is never bound; its CPU is down until it is up */
+		/* a BH pool is never bound */
 		pool->flags |= POOL_BH;
-		pool->bh_cpu_down = true;
 		INIT_LIST_HEAD(&worker->entry);
 		INIT_LIST_HEAD(&worker->scheduled);
 		INIT_LIST_HEAD(&worker->node);

@@ -277,7 +277,6 @@ enum pool_workqueue_stats {
  * @hash_node: entry in unbound_pool_hash (L)
  * @refcnt: pwqs using an unbound pool (L)
  * @bh_worker: the softirq execution context of a BH pool
- * @bh_cpu_down: a BH pool's CPU is down: its items run elsewhere (P)
  * @rcu: for freeing an unbound pool
  */
 struct worker_pool {
@@ -304,7 +303,6 @@ struct worker_pool {
 	struct hlist_node	hash_node;
 	int			refcnt;
 	struct worker		bh_worker;
-	bool			bh_cpu_down;
 	struct rcu_head		rcu;
 };
 
@@ -533,6 +531,7 @@ bool wq_is_ordered(struct workqueue_struct *wq);
 struct pool_workqueue *get_work_pwq(struct work_struct *work);
 const struct cpumask *pool_allowed_cpus(struct worker_pool *pool);
 void unbind_workers_locked(struct worker_pool *pool);
+void kick_bh_pools(int cpu);
 void rebind_workers_locked(struct worker_pool *pool);
 int create_worker(struct worker_pool *pool);
 void retire_pool_workers(struct worker_pool *pool);

@@ -743,8 +743,6 @@ void workqueue_set_min_active(struct workqueue_struct *wq, int min_active)
 /* the normal, highpri and RT pools of @cpu */
 #define for_each_std_pool(pool, cpu)					\
 	for_each_pool_of(pool, cpu_worker_pools, NR_CPU_WORKER_POOLS, cpu)
-#define for_each_bh_pool(pool, cpu)					\
-	for_each_pool_of(pool, bh_worker_pools, NR_STD_WORKER_POOLS, cpu)
 
 /* Whether a pool may have no worker: an RT pool before any RT user. */
 static bool pool_may_stay_empty(struct worker_pool *pool)
@@ -825,11 +823,6 @@ int workqueue_offline_cpu(unsigned int cpu)
 	mutex_unlock(&wq_pool_attach_mutex);
 
 	mutex_lock(&wq_pool_mutex);
-	for_each_bh_pool(pool, cpu) {
-		raw_spin_lock_irq(&pool->lock);
-		pool->bh_cpu_down = true;
-		raw_spin_unlock_irq(&pool->lock);
-	}
 	wq_unbound_cpu_changed(cpu, false);
 	mutex_unlock(&wq_pool_mutex);
 	return 0;
@@ -846,12 +839,9 @@ int workqueue_online_cpu(unsigned int cpu)
 {
 	struct worker_pool *pool;
 
+	/* what was queued while it was down */
+	kick_bh_pools(cpu);
 	mutex_lock(&wq_pool_mutex);
-	for_each_bh_pool(pool, cpu) {
-		raw_spin_lock_irq(&pool->lock);
-		pool->bh_cpu_down = false;
-		raw_spin_unlock_irq(&pool->lock);
-	}
 	mutex_lock(&wq_pool_attach_mutex);
 	for_each_std_pool(pool, cpu)
 		rebind_workers_locked(pool);
@@ -1073,8 +1063,6 @@ void __init workqueue_init(void)
 			pool->node = cpu_to_node(pool->cpu);
 	mutex_unlock(&wq_pool_mutex);
 	for_each_online_cpu(cpu) {
-		for_each_bh_pool(pool, cpu)
-			pool->bh_cpu_down = false;
 		for_each_std_pool(pool, cpu) {
 			pool->flags &= ~POOL_DISASSOCIATED;
 			if (!pool_may_stay_empty(pool))
