@@ -39,6 +39,7 @@
 #include <linux/kmsg_dump.h>
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
+#include <linux/nmi.h>
 #include <linux/nodemask.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
@@ -2902,14 +2903,28 @@ static void wqk_stall_pool(void *arg)
 	pr_info(WQK_EXPECTED_LOCKUP_END);
 }
 
+/* Touch the softlockup (and so the workqueue) watchdog of this CPU. */
+static void wqk_touch_until_reported(struct wqk_thread *th)
+{
+	struct wqk_stall *st = th->data;
+	unsigned long deadline = jiffies + 2 * WQK_TIMEOUT;
+
+	while (!READ_ONCE(st->reported) && time_before(jiffies, deadline)) {
+		touch_softlockup_watchdog();
+		msleep(20);
+	}
+}
+
 /*
  * A per-CPU pool whose running item neither sleeps nor counts as
  * CPU-intensive, with an item waiting behind it: the watchdog reports
  * the pool with 6.12's line, "stuck for" counted from the pool's last
  * progress (at least the one-second threshold), then dumps the busy
- * workqueues and the stacks of the pool's running workers.
+ * workqueues and the stacks of the pool's running workers.  With
+ * @toucher_cpu >= 0 a thread there touches its own CPU's watchdog all
+ * along, which must not hide the stall of another CPU's pool.
  */
-static void watchdog_reports_a_stuck_percpu_pool(struct kunit *test)
+static void wqk_expect_stall_report(struct kunit *test, int toucher_cpu)
 {
 	struct wqk_stall *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
 	const char *line, *dump, *hogs;
@@ -2937,6 +2952,9 @@ static void watchdog_reports_a_stuck_percpu_pool(struct kunit *test)
 		snprintf(st->report, sizeof(st->report),
 			 "BUG: workqueue lockup - pool cpus=%d node=%d flags=0x0 nice=0 stuck for ",
 			 st->cpu, node);
+	if (toucher_cpu >= 0)
+		wqk_thread_run(test, wqk_touch_until_reported, st, 0,
+			       toucher_cpu);
 
 	log = wqk_log_of(test, wqk_stall_pool, st);
 	line = wqk_log_line(test, log, "BUG: workqueue lockup - pool");
@@ -2955,6 +2973,62 @@ static void watchdog_reports_a_stuck_percpu_pool(struct kunit *test)
 		sscanf(line + strlen(st->report), "%us!", &secs);
 	KUNIT_EXPECT_GE_MSG(test, secs, 1U, "%s", line);
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->next->runs), 1);
+}
+
+static void watchdog_reports_a_stuck_percpu_pool(struct kunit *test)
+{
+	wqk_expect_stall_report(test, -1);
+}
+
+/*
+ * touch_softlockup_watchdog() excuses the CPU it runs on: a thread that
+ * keeps touching another CPU's watchdog does not hide the stall.
+ */
+static void watchdog_touch_elsewhere_does_not_hide_a_stall(struct kunit *test)
+{
+	int other = cpumask_first(cpu_online_mask);
+
+	if (other == wqk_last_online_cpu())
+		kunit_skip(test, "needs two online CPUs");
+	wqk_expect_stall_report(test, other);
+}
+
+/*
+ * Per-CPU pools carry their CPU's NUMA node, as the dump shows it
+ * ("cpus=C node=N"), whatever was known of nodes when the pools were
+ * set up at early boot.
+ */
+static void percpu_pools_know_their_cpus_node(struct kunit *test)
+{
+	char name[WQK_NAME_LEN];
+	struct workqueue_struct *wq = wqk_named_wq(test, name);
+	struct wqk_probe **ps;
+	struct wqk_log *log;
+	int cpu, i, seen = 0, n = 0;
+
+	ps = kunit_kcalloc(test, nr_cpu_ids, sizeof(*ps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ps);
+	for_each_online_cpu(cpu) {
+		ps[n] = wqk_gated_probe(test, NULL);
+		queue_work_on(cpu, wq, &ps[n]->work);
+		WQK_WAIT(test, &ps[n]->started);
+		n++;
+	}
+	log = wqk_log_of(test, wqk_show_one, wq);
+	for (i = 0; i < n; i++)
+		wqk_open(ps[i]);
+	for (i = 0; i < log->nr; i++) {
+		int id, node;
+
+		if (sscanf(log->line[i], " pwq %d: cpus=%d node=%d", &id, &cpu,
+			   &node) != 3)
+			continue;
+		seen++;
+		KUNIT_EXPECT_EQ_MSG(test, node, cpu_to_node(cpu), "%s",
+				    log->line[i]);
+	}
+	KUNIT_EXPECT_EQ(test, seen, n);
+	flush_workqueue(wq);
 }
 
 static const bool wqk_bools[] = { false, true };
@@ -3028,6 +3102,8 @@ static struct kunit_case wqk_introspect_cases[] = {
 	KUNIT_CASE(dump_shows_busy_pool_with_idle_workers),
 	KUNIT_CASE(dump_lines_have_no_length_limit),
 	KUNIT_CASE_SLOW(watchdog_reports_a_stuck_percpu_pool),
+	KUNIT_CASE_SLOW(watchdog_touch_elsewhere_does_not_hide_a_stall),
+	KUNIT_CASE(percpu_pools_know_their_cpus_node),
 	KUNIT_CASE_PARAM(dump_names_bh_pools, wqk_highpri_gen_params),
 	KUNIT_CASE(system_workqueues_have_6_12_flags),
 	{}
@@ -3367,8 +3443,55 @@ static void unbound_pool_outlives_hotplug_of_one_of_its_cpus(struct kunit *test)
 			pool);
 }
 
+/* Items of a BH pool of @cpu, and the runs that happened elsewhere. */
+struct wqk_strand {
+	int cpu;
+	atomic_t elsewhere;
+};
+
+/* Requeue on the CPU while it runs there; a run elsewhere ends the chain. */
+static void wqk_requeue_on_its_cpu(struct wqk_probe *p)
+{
+	struct wqk_strand *s = p->data;
+
+	if (p->cpu != s->cpu)
+		atomic_inc(&s->elsewhere);
+	else if (!READ_ONCE(p->stop))
+		queue_work_on(s->cpu, p->wq, &p->work);
+}
+
+/*
+ * A BH item that keeps requeueing itself on its CPU is left on the CPU's
+ * pool when it dies: workqueue_softirq_dead() runs it once on another CPU,
+ * from a drain item of the system BH workqueue, which for
+ * system_bh_highpri_wq's own items must not count as recursive locking
+ * of the workqueue's lockdep map (a splat fails the run).
+ */
+static void bh_item_left_on_a_dead_cpu_runs_once_elsewhere(struct kunit *test)
+{
+	const bool *highpri = test->param_value;
+	int cpu = wqk_hotplug_victim(test);
+	struct wqk_strand *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct wqk_probe *p = wqk_bh_probe_new(test, NULL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->cpu = cpu;
+	p->wq = *highpri ? system_bh_highpri_wq : system_bh_wq;
+	p->data = s;
+	p->hook = wqk_requeue_on_its_cpu;
+	queue_work_on(cpu, p->wq, &p->work);
+	WQK_WAIT(test, &p->started);
+	wqk_take_cpu_down(test, cpu);
+	flush_work(&p->work);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->elsewhere), 1);
+	KUNIT_EXPECT_FALSE(test, work_pending(&p->work));
+	KUNIT_EXPECT_EQ(test, add_cpu(cpu), 0);
+}
+
 static struct kunit_case wqk_hotplug_cases[] = {
 	KUNIT_CASE(unbound_workers_are_confined_again_when_their_cpu_returns),
+	KUNIT_CASE_PARAM(bh_item_left_on_a_dead_cpu_runs_once_elsewhere,
+			 wqk_highpri_gen_params),
 	KUNIT_CASE(unbound_pool_outlives_hotplug_of_one_of_its_cpus),
 	KUNIT_CASE(items_on_a_cpu_going_offline_run_exactly_once),
 	KUNIT_CASE(percpu_pool_serves_its_cpu_again_after_online),
@@ -3754,6 +3877,111 @@ static void destroy_right_after_flush_work_finds_it_idle(struct kunit *test)
 	destroy_work_on_stack(&work);
 }
 
+struct wqk_drain_chain {
+	struct workqueue_struct *wq;
+	struct wqk_probe *p;
+};
+
+static void wqk_drain_chain(void *arg)
+{
+	struct wqk_drain_chain *d = arg;
+
+	queue_work(d->wq, &d->p->work);
+	drain_workqueue(d->wq);
+}
+
+/*
+ * drain_workqueue() that needs many flushes says so in 6.12's words, at
+ * the 10th try (then every 100th up to 1000): a chain of 14 runs, each
+ * sleeping so that one flush sees one run, takes 13 tries.
+ */
+static void slow_drain_is_reported_at_the_10th_try(struct kunit *test)
+{
+	struct wqk_drain_chain *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	char name[WQK_NAME_LEN], want[128];
+	struct wqk_log *log;
+	int i, reports = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	d->wq = wqk_named_wq(test, name);
+	d->p = wqk_probe_new(test, NULL);
+	d->p->wq = d->wq;
+	d->p->sleep_ms = 20;
+	d->p->data = (void *)14L;
+	d->p->hook = wqk_requeue_chain;
+	log = wqk_log_of(test, wqk_drain_chain, d);
+	snprintf(want, sizeof(want),
+		 "workqueue %s: drain_workqueue() isn't complete after 10 tries",
+		 name);
+	for (i = 0; i < log->nr; i++) {
+		if (!strstr(log->line[i], "isn't complete after"))
+			continue;
+		reports++;
+		KUNIT_EXPECT_STREQ(test, log->line[i], want);
+	}
+	KUNIT_EXPECT_EQ(test, reports, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->p->runs), 14);
+}
+
+static atomic_t wqk_cadence_runs;
+
+/* A function of its own: the hog reports count per function, per boot. */
+static void wqk_cadence_hog(struct work_struct *work)
+{
+	mdelay(40);
+	atomic_inc(&wqk_cadence_runs);
+}
+
+static void wqk_run_cadence_hog(void *arg)
+{
+	struct work_struct *work = arg;
+	int i;
+
+	for (i = 0; i < 9; i++) {
+		queue_work_on(wqk_last_online_cpu(), system_wq, work);
+		flush_work(work);
+	}
+}
+
+/*
+ * An item that hogs its CPU past cpu_intensive_thresh_us is reported in
+ * 6.12's words, from the cpu_intensive_warning_thresh-th time on and then
+ * backing off: with a threshold of 1, at the 1st, 2nd, 4th and 8th time
+ * of 9.
+ */
+static void cpu_hog_reports_back_off_as_in_6_12(struct kunit *test)
+{
+	static const int counts[] = { 1, 2, 4, 8 };
+	struct work_struct *work = kunit_kzalloc(test, sizeof(*work), GFP_KERNEL);
+	char want[160];
+	struct wqk_log *log;
+	int i, n = 0;
+
+	if (!IS_ENABLED(CONFIG_WQ_CPU_INTENSIVE_REPORT))
+		kunit_skip(test, "needs CONFIG_WQ_CPU_INTENSIVE_REPORT");
+	if (wqk_log_seen("workqueue: wqk_cadence_hog hogged CPU"))
+		kunit_skip(test, "the function was reported before in this boot");
+	KUNIT_ASSERT_NOT_NULL(test, work);
+	wqk_set_param(test, "cpu_intensive_thresh_us", "10000");
+	wqk_set_param(test, "cpu_intensive_warning_thresh", "1");
+	INIT_WORK(work, wqk_cadence_hog);
+	atomic_set(&wqk_cadence_runs, 0);
+	log = wqk_log_of(test, wqk_run_cadence_hog, work);
+	KUNIT_ASSERT_EQ(test, atomic_read(&wqk_cadence_runs), 9);
+	for (i = 0; i < log->nr; i++) {
+		if (!strstr(log->line[i], "wqk_cadence_hog hogged CPU"))
+			continue;
+		if (n < ARRAY_SIZE(counts)) {
+			snprintf(want, sizeof(want),
+				 "workqueue: wqk_cadence_hog hogged CPU for >10000us %d times, consider switching to WQ_UNBOUND",
+				 counts[n]);
+			KUNIT_EXPECT_STREQ(test, log->line[i], want);
+		}
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, ARRAY_SIZE(counts));
+}
+
 static struct kunit_case wqk_lifecycle_cases[] = {
 	KUNIT_CASE(destroy_right_after_flush_work_finds_it_idle),
 	KUNIT_CASE(unbound_percpu_flags_are_accepted),
@@ -3765,6 +3993,8 @@ static struct kunit_case wqk_lifecycle_cases[] = {
 	KUNIT_CASE(queue_rcu_work_warns_on_a_disabled_item),
 	KUNIT_CASE(refused_item_stays_pending_on_a_draining_workqueue),
 	KUNIT_CASE(bh_workqueue_has_no_max_active_limit),
+	KUNIT_CASE(slow_drain_is_reported_at_the_10th_try),
+	KUNIT_CASE(cpu_hog_reports_back_off_as_in_6_12),
 	{}
 };
 
@@ -3921,8 +4151,91 @@ static void racing_queue_cancel_flush_runs_each_item_exactly_once(struct kunit *
 	}
 }
 
+#define WQK_ALLOC_RACE_WQS	24
+
+struct wqk_alloc_race {
+	int victim;
+	bool done;
+	bool allowed_victim;
+};
+
+/* Exclude the victim from unbound work and take it back, until told. */
+static void wqk_toggle_exclusion(struct wqk_thread *th)
+{
+	struct wqk_alloc_race *r = th->data;
+	cpumask_var_t mask;
+	int i;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return;
+	/* stop after an exclusion: on even turns */
+	for (i = 0; !READ_ONCE(r->done) || !(i % 2); i++) {
+		cpumask_clear(mask);
+		if (!(i % 2))
+			cpumask_set_cpu(r->victim, mask);
+		cpus_read_lock();
+		workqueue_unbound_exclude_cpumask(mask);
+		cpus_read_unlock();
+	}
+	free_cpumask_var(mask);
+}
+
+/* The executing worker may be put on the victim CPU. */
+static void wqk_note_victim_allowed(struct wqk_probe *p)
+{
+	struct wqk_alloc_race *r = p->data;
+
+	if (cpumask_test_cpu(r->victim, current->cpus_ptr))
+		WRITE_ONCE(r->allowed_victim, true);
+}
+
+/*
+ * Unbound workqueues allocated while the unbound cpumask keeps changing
+ * (as cpuset partitions change it) all end up with the last mask: none
+ * misses a change that came while it was being set up.  The exclusion
+ * toggles stop with the victim excluded; no worker of any of the
+ * workqueues may then run on it.
+ */
+static void alloc_during_cpumask_changes_ends_on_the_last_mask(struct kunit *test)
+{
+	struct wqk_alloc_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct workqueue_struct *wqs[WQK_ALLOC_RACE_WQS];
+	struct wqk_thread *th;
+	int i, cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs");
+	r->victim = wqk_last_online_cpu();
+	wqk_defer(test, wqk_unexclude_cpus, NULL);
+	th = wqk_thread_run(test, wqk_toggle_exclusion, r, 0,
+			    cpumask_first(cpu_online_mask));
+	for (i = 0; i < ARRAY_SIZE(wqs); i++)
+		wqs[i] = wqk_wq_new(test, WQ_UNBOUND, 0);
+	WRITE_ONCE(r->done, true);
+	WQK_WAIT(test, &th->done);
+
+	for (i = 0; i < ARRAY_SIZE(wqs); i++) {
+		for_each_online_cpu(cpu) {
+			struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+			p->data = r;
+			p->hook = wqk_note_victim_allowed;
+			queue_work_on(cpu, wqs[i], &p->work);
+			WQK_WAIT(test, &p->finished);
+			KUNIT_EXPECT_NE_MSG(test, p->cpu, r->victim,
+					    "workqueue %d, queued from CPU %d", i, cpu);
+		}
+		KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(r->allowed_victim),
+				       "workqueue %d may run on excluded CPU %d",
+				       i, r->victim);
+		WRITE_ONCE(r->allowed_victim, false);
+	}
+}
+
 static struct kunit_case wqk_stress_cases[] = {
 	KUNIT_CASE_SLOW(racing_queue_cancel_flush_runs_each_item_exactly_once),
+	KUNIT_CASE_SLOW(alloc_during_cpumask_changes_ends_on_the_last_mask),
 	{}
 };
 
