@@ -8,13 +8,6 @@ need_twq
 
 ROUNDS=${WQ_HOTPLUG_ROUNDS:-4}
 
-cycle() {
-	local f=/sys/devices/system/cpu/cpu$1/online
-
-	echo 0 > "$f" && [ "$(cat "$f")" = 0 ] &&
-		echo 1 > "$f" && [ "$(cat "$f")" = 1 ]
-}
-
 ktap_print_header
 cpus=$(online_cpus | grep -v '^0$')
 if [ -z "$cpus" ]; then
@@ -28,7 +21,7 @@ ok=true
 r=0
 while [ $r -lt "$ROUNDS" ]; do
 	for c in $cpus; do
-		cycle "$c" || { ktap_print_msg "cpu$c did not cycle"; ok=false; }
+		cpu_cycle "$c" || { ktap_print_msg "cpu$c did not cycle"; ok=false; }
 	done
 	r=$((r + 1))
 done

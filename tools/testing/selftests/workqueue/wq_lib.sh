@@ -64,6 +64,14 @@ online_cpus() {
 	done
 }
 
+# cpu_cycle CPU: take CPU offline and back online; fails if either step does.
+cpu_cycle() {
+	local f=/sys/devices/system/cpu/cpu$1/online
+
+	echo 0 > "$f" && [ "$(cat "$f")" = 0 ] &&
+		echo 1 > "$f" && [ "$(cat "$f")" = 1 ]
+}
+
 # need_twq: skip the whole program unless test_workqueue is there (built
 # in, or loaded here from /lib/modules when built as a module).
 need_twq() {
