@@ -4151,32 +4151,28 @@ static void racing_queue_cancel_flush_runs_each_item_exactly_once(struct kunit *
 	}
 }
 
-#define WQK_ALLOC_RACE_WQS	24
+#define WQK_ALLOC_RACE_ROUNDS	60
 
 struct wqk_alloc_race {
 	int victim;
-	bool done;
+	struct completion go;
 	bool allowed_victim;
 };
 
-/* Exclude the victim from unbound work and take it back, until told. */
-static void wqk_toggle_exclusion(struct wqk_thread *th)
+/* At a random moment of the allocation: exclude the victim from unbound work. */
+static void wqk_exclude_victim_soon(struct wqk_thread *th)
 {
 	struct wqk_alloc_race *r = th->data;
 	cpumask_var_t mask;
-	int i;
 
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
 		return;
-	/* stop after an exclusion: on even turns */
-	for (i = 0; !READ_ONCE(r->done) || !(i % 2); i++) {
-		cpumask_clear(mask);
-		if (!(i % 2))
-			cpumask_set_cpu(r->victim, mask);
-		cpus_read_lock();
-		workqueue_unbound_exclude_cpumask(mask);
-		cpus_read_unlock();
-	}
+	cpumask_set_cpu(r->victim, mask);
+	wait_for_completion(&r->go);
+	udelay(get_random_u32_below(3000));
+	cpus_read_lock();
+	workqueue_unbound_exclude_cpumask(mask);
+	cpus_read_unlock();
 	free_cpumask_var(mask);
 }
 
@@ -4189,53 +4185,70 @@ static void wqk_note_victim_allowed(struct wqk_probe *p)
 		WRITE_ONCE(r->allowed_victim, true);
 }
 
+/* Whether an item of @wq, queued from each online CPU, may run on the victim. */
+static bool wqk_wq_may_use_victim(struct kunit *test,
+				  struct workqueue_struct *wq,
+				  struct wqk_alloc_race *r)
+{
+	int cpu;
+
+	WRITE_ONCE(r->allowed_victim, false);
+	for_each_online_cpu(cpu) {
+		struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+		p->data = r;
+		p->hook = wqk_note_victim_allowed;
+		queue_work_on(cpu, wq, &p->work);
+		if (!wait_for_completion_timeout(&p->finished, WQK_TIMEOUT))
+			return true;
+		if (p->cpu == r->victim)
+			return true;
+	}
+	return READ_ONCE(r->allowed_victim);
+}
+
 /*
- * Unbound workqueues allocated while the unbound cpumask keeps changing
- * (as cpuset partitions change it) all end up with the last mask: none
- * misses a change that came while it was being set up.  The exclusion
- * toggles stop with the victim excluded; no worker of any of the
- * workqueues may then run on it.
+ * An unbound workqueue allocated while the unbound cpumask changes (as a
+ * cpuset partition changes it) ends up with the new mask, wherever in the
+ * allocation the change falls: none is set up with the old mask and left
+ * out of the update.  Each round excludes a CPU from unbound work at a
+ * random moment of an alloc_workqueue(); no worker of the new workqueue
+ * may then run there.
  */
-static void alloc_during_cpumask_changes_ends_on_the_last_mask(struct kunit *test)
+static void alloc_during_cpumask_change_gets_the_new_mask(struct kunit *test)
 {
 	struct wqk_alloc_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	struct workqueue_struct *wqs[WQK_ALLOC_RACE_WQS];
-	struct wqk_thread *th;
-	int i, cpu;
+	int round, stale = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs two online CPUs");
 	r->victim = wqk_last_online_cpu();
 	wqk_defer(test, wqk_unexclude_cpus, NULL);
-	th = wqk_thread_run(test, wqk_toggle_exclusion, r, 0,
-			    cpumask_first(cpu_online_mask));
-	for (i = 0; i < ARRAY_SIZE(wqs); i++)
-		wqs[i] = wqk_wq_new(test, WQ_UNBOUND, 0);
-	WRITE_ONCE(r->done, true);
-	WQK_WAIT(test, &th->done);
+	for (round = 0; round < WQK_ALLOC_RACE_ROUNDS; round++) {
+		struct workqueue_struct *wq;
+		struct wqk_thread *th;
 
-	for (i = 0; i < ARRAY_SIZE(wqs); i++) {
-		for_each_online_cpu(cpu) {
-			struct wqk_probe *p = wqk_probe_new(test, NULL);
-
-			p->data = r;
-			p->hook = wqk_note_victim_allowed;
-			queue_work_on(cpu, wqs[i], &p->work);
-			WQK_WAIT(test, &p->finished);
-			KUNIT_EXPECT_NE_MSG(test, p->cpu, r->victim,
-					    "workqueue %d, queued from CPU %d", i, cpu);
-		}
-		KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(r->allowed_victim),
-				       "workqueue %d may run on excluded CPU %d",
-				       i, r->victim);
-		WRITE_ONCE(r->allowed_victim, false);
+		init_completion(&r->go);
+		th = wqk_thread_run(test, wqk_exclude_victim_soon, r, round,
+				    cpumask_first(cpu_online_mask));
+		complete(&r->go);
+		wq = alloc_workqueue("wqk_race%d", WQ_UNBOUND, 0, round);
+		KUNIT_ASSERT_NOT_NULL(test, wq);
+		WQK_WAIT(test, &th->done);
+		if (wqk_wq_may_use_victim(test, wq, r))
+			stale++;
+		destroy_workqueue(wq);
+		wqk_unexclude_cpus(NULL);
 	}
+	KUNIT_EXPECT_EQ_MSG(test, stale, 0,
+			    "%d of %d workqueues kept CPU %d after its exclusion",
+			    stale, WQK_ALLOC_RACE_ROUNDS, r->victim);
 }
 
 static struct kunit_case wqk_stress_cases[] = {
 	KUNIT_CASE_SLOW(racing_queue_cancel_flush_runs_each_item_exactly_once),
-	KUNIT_CASE_SLOW(alloc_during_cpumask_changes_ends_on_the_last_mask),
+	KUNIT_CASE_SLOW(alloc_during_cpumask_change_gets_the_new_mask),
 	{}
 };
 
