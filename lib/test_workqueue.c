@@ -1189,14 +1189,56 @@ static bool twq_kind_selected(enum twq_kind kind)
 	return twq_kinds & BIT(kind);
 }
 
-/* Where a scenario queues its items: a workqueue or a kthread_worker. */
+/*
+ * Where a scenario queues its items: a workqueue, or SCHED_FIFO
+ * kthread_workers: one shared, or one bound to each CPU of a mask (as the
+ * per-CPU RT pools serve their CPUs), picked by the CPU an item is for.
+ */
 struct twq_target {
 	enum twq_kind kind;
 	struct workqueue_struct *wq;
 	struct kthread_worker *kw;
+	struct kthread_worker **cpu_kw;
 };
 
-static int twq_target_init(struct twq_target *t, enum twq_kind kind)
+/* A SCHED_FIFO kthread_worker, bound to @cpu unless it is negative. */
+static struct kthread_worker *twq_fifo_worker(int cpu)
+{
+	struct kthread_worker *kw;
+
+	if (cpu < 0)
+		kw = kthread_create_worker(0, "twq_fifo");
+	else
+		kw = kthread_create_worker_on_cpu(cpu, 0, "twq_fifo/%u", cpu);
+	if (!IS_ERR(kw))
+		sched_set_fifo(kw->task);
+	return kw;
+}
+
+/* One kthread_worker per CPU of @cpus. */
+static int twq_fifo_workers_on(struct twq_target *t, const struct cpumask *cpus)
+{
+	int cpu;
+
+	t->cpu_kw = kcalloc(nr_cpu_ids, sizeof(*t->cpu_kw), GFP_KERNEL);
+	if (!t->cpu_kw)
+		return -ENOMEM;
+	for_each_cpu(cpu, cpus) {
+		struct kthread_worker *kw = twq_fifo_worker(cpu);
+
+		if (IS_ERR(kw))
+			return PTR_ERR(kw);
+		t->cpu_kw[cpu] = kw;
+	}
+	return 0;
+}
+
+/*
+ * Set @t up for @kind; for the kthread_worker kind, one worker per CPU of
+ * @spread if it is given, else one for all.
+ */
+static int twq_target_init(struct twq_target *t, enum twq_kind kind,
+			   const struct cpumask *spread)
 {
 	static const unsigned int flags[] = {
 		[TWQ_PERCPU] = 0, [TWQ_HIGHPRI] = WQ_HIGHPRI,
@@ -1206,11 +1248,12 @@ static int twq_target_init(struct twq_target *t, enum twq_kind kind)
 
 	memset(t, 0, sizeof(*t));
 	t->kind = kind;
+	if (kind == TWQ_FIFO_KTHREAD && spread)
+		return twq_fifo_workers_on(t, spread);
 	if (kind == TWQ_FIFO_KTHREAD) {
-		t->kw = kthread_create_worker(0, "twq_fifo");
+		t->kw = twq_fifo_worker(-1);
 		if (IS_ERR(t->kw))
 			return PTR_ERR(t->kw);
-		sched_set_fifo(t->kw->task);
 		return 0;
 	}
 	if (kind == TWQ_ORDERED)
@@ -1222,8 +1265,14 @@ static int twq_target_init(struct twq_target *t, enum twq_kind kind)
 
 static void twq_target_destroy(struct twq_target *t)
 {
-	if (t->kw)
+	int cpu;
+
+	if (!IS_ERR_OR_NULL(t->kw))
 		kthread_destroy_worker(t->kw);
+	for (cpu = 0; t->cpu_kw && cpu < nr_cpu_ids; cpu++)
+		if (!IS_ERR_OR_NULL(t->cpu_kw[cpu]))
+			kthread_destroy_worker(t->cpu_kw[cpu]);
+	kfree(t->cpu_kw);
 	if (t->wq)
 		destroy_workqueue(t->wq);
 }
@@ -1274,7 +1323,8 @@ static bool twq_item_queue(struct twq_target *t, struct twq_item *it, int cpu)
 {
 	switch (t->kind) {
 	case TWQ_FIFO_KTHREAD:
-		return kthread_queue_work(t->kw, &it->kwork);
+		return kthread_queue_work(t->cpu_kw ? t->cpu_kw[cpu] : t->kw,
+					  &it->kwork);
 	case TWQ_UNBOUND:
 	case TWQ_ORDERED:
 		return queue_work(t->wq, &it->work);
@@ -1286,10 +1336,13 @@ static bool twq_item_queue(struct twq_target *t, struct twq_item *it, int cpu)
 /*
  * Latency queuers run on the first half of the online CPUs and dispatch to
  * the second half, which the hogs keep busy: per-CPU kinds are queued on a
- * CPU of that half, unbound kinds and the kthread_worker are confined to
- * it.  The queuer's own CPU never serves the item, so each kind has one
- * dispatch path (a remote wakeup), as when a caller hands work to other
- * CPUs.
+ * CPU of that half, unbound kinds are confined to it, and the reference
+ * has a SCHED_FIFO kthread_worker on each of its CPUs, so that queuer i
+ * hands its items to CPU i of that half for the per-CPU kinds (RT
+ * included) and the reference alike.  The queuer's own CPU never serves
+ * the item, so each kind has one dispatch path (a remote wakeup), as when
+ * a caller hands work to other CPUs.  A first item per queuer, untimed,
+ * lets each kind set up what it sets up on first use.
  */
 struct twq_lat_queuer {
 	struct twq_target *target;
@@ -1303,11 +1356,14 @@ struct twq_lat_queuer {
 static int twq_lat_queuer_fn(void *data)
 {
 	struct twq_lat_queuer *q = data;
+	struct twq_samples *lat = q->item.lat;
 	unsigned int i;
 
-	for (i = 0; i < q->n; i++) {
+	/* i == 0 is the untimed first item */
+	for (i = 0; i <= q->n; i++) {
 		unsigned int gap = 50 + prandom_u32_state(&q->rnd) % 150;
 
+		q->item.lat = i ? lat : NULL;
 		reinit_completion(&q->item.done);
 		q->item.queued_ns = ktime_get_ns();
 		twq_item_queue(q->target, &q->item, q->target_cpu);
@@ -1325,6 +1381,8 @@ static int twq_target_confine(struct twq_target *t, const struct cpumask *mask)
 {
 	if (t->kw)
 		return set_cpus_allowed_ptr(t->kw->task, mask);
+	if (t->cpu_kw)
+		return 0;	/* bound already */
 #if IS_BUILTIN(CONFIG_TEST_WORKQUEUE)
 	if (t->kind == TWQ_UNBOUND || t->kind == TWQ_ORDERED) {
 		struct workqueue_attrs *attrs = alloc_workqueue_attrs();
@@ -1368,9 +1426,9 @@ static int twq_lat_run(const struct twq_scale *sc, enum twq_kind kind,
 	qs = kcalloc(nq, sizeof(*qs), GFP_KERNEL);
 	if (!qs)
 		return -ENOMEM;
-	ret = twq_target_init(&t, kind);
+	ret = twq_target_init(&t, kind, targets);
 	if (ret)
-		goto out_free;
+		goto out_threads;
 	ret = twq_target_confine(&t, targets);
 	if (!ret)
 		ret = twq_samples_init(&lat, nq * sc->lat_n);
@@ -1401,7 +1459,6 @@ out_threads:
 	twq_threads_stop(&hog_ts);
 	twq_samples_free(&lat);
 	twq_target_destroy(&t);
-out_free:
 	kfree(qs);
 	return ret;
 }
@@ -1516,9 +1573,9 @@ static int twq_tp_run(const struct twq_scale *sc, enum twq_kind kind,
 	qs = kvcalloc(nq, sizeof(*qs), GFP_KERNEL);
 	if (!qs)
 		return -ENOMEM;
-	ret = twq_target_init(&t, kind);
+	ret = twq_target_init(&t, kind, NULL);
 	if (ret)
-		goto out_free;
+		goto out_cost;
 	for (i = 0; i < TWQ_TP_NR_PATHS && !ret; i++)
 		ret = twq_samples_init(&cost[i], total);
 	if (!ret)
@@ -1559,7 +1616,6 @@ out_cost:
 	for (i = 0; i < TWQ_TP_NR_PATHS; i++)
 		twq_samples_free(&cost[i]);
 	twq_target_destroy(&t);
-out_free:
 	kvfree(qs);
 	return ret;
 }
@@ -2117,6 +2173,7 @@ static int twq_scenario_inversion(const struct twq_scale *sc)
  * CONFIG_RCU_EXP_KTHREAD), on the rework on workqueues (WQ_RT with it).
  * Before timing, the threads each kernel keeps for it: real-time threads
  * in all, real-time kworkers among them, and RCU's own "rcu_exp" ones.
+ * Each hog level starts with an untimed grace period.
  */
 static bool twq_task_is_rt(struct task_struct *p)
 {
@@ -2155,6 +2212,9 @@ static int twq_scenario_rcu_exp(const struct twq_scale *sc)
 
 		ret = twq_samples_init(&lat, sc->rcu_n) ?:
 		      twq_hogs_start(&hog_ts, hogs, twq_hog_fn);
+		/* untimed: what either kernel sets up on first use */
+		if (!ret)
+			synchronize_rcu_expedited();
 		for (i = 0; i < sc->rcu_n && !ret; i++) {
 			unsigned int gap = 100 + prandom_u32_state(&rnd) % 400;
 			u64 t0 = ktime_get_ns();
