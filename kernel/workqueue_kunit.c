@@ -3877,6 +3877,64 @@ static void destroy_right_after_flush_work_finds_it_idle(struct kunit *test)
 	destroy_work_on_stack(&work);
 }
 
+#define WQK_RR_ITEMS	6
+
+struct wqk_rr {
+	struct workqueue_struct *wq;
+	struct wqk_probe *p[WQK_RR_ITEMS];
+	int from[WQK_RR_ITEMS];
+};
+
+/* Queue the items one at a time, each from a known CPU, and wait for it. */
+static void wqk_queue_rr_items(void *arg)
+{
+	struct wqk_rr *rr = arg;
+	int i;
+
+	for (i = 0; i < WQK_RR_ITEMS; i++) {
+		rr->from[i] = get_cpu();
+		queue_work(rr->wq, &rr->p[i]->work);
+		put_cpu();
+		wait_for_completion_timeout(&rr->p[i]->finished, WQK_TIMEOUT);
+	}
+}
+
+/*
+ * workqueue.debug_force_rr_cpu sends unbound items round the allowed CPUs
+ * instead of to the queueing CPU's pod, saying so once a boot in 6.12's
+ * words: with one-CPU strict pods, items run away from the CPU that
+ * queued them (never, without it).
+ */
+static void forced_round_robin_spreads_unbound_items(struct kunit *test)
+{
+	const char *text = "workqueue: round-robin CPU selection forced, expect performance impact";
+	struct wqk_rr *rr = kunit_kzalloc(test, sizeof(*rr), GFP_KERNEL);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	bool said = wqk_log_seen(text);
+	struct wqk_log *log;
+	int i, away = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, rr);
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs");
+	rr->wq = wqk_wq_new(test, WQ_UNBOUND, 0);
+	attrs->affn_scope = WQ_AFFN_CPU;
+	attrs->affn_strict = true;
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(rr->wq, attrs), 0);
+	for (i = 0; i < WQK_RR_ITEMS; i++)
+		rr->p[i] = wqk_probe_new(test, NULL);
+	wqk_set_param(test, "debug_force_rr_cpu", "1");
+	log = wqk_log_of(test, wqk_queue_rr_items, rr);
+	for (i = 0; i < WQK_RR_ITEMS; i++) {
+		KUNIT_EXPECT_EQ(test, atomic_read(&rr->p[i]->runs), 1);
+		away += rr->p[i]->cpu != rr->from[i];
+	}
+	KUNIT_EXPECT_GE(test, away, 1);
+	if (!said)
+		KUNIT_EXPECT_STREQ(test, wqk_log_line(test, log, "workqueue: round-robin"),
+				   text);
+}
+
 struct wqk_drain_chain {
 	struct workqueue_struct *wq;
 	struct wqk_probe *p;
@@ -3993,6 +4051,7 @@ static struct kunit_case wqk_lifecycle_cases[] = {
 	KUNIT_CASE(queue_rcu_work_warns_on_a_disabled_item),
 	KUNIT_CASE(refused_item_stays_pending_on_a_draining_workqueue),
 	KUNIT_CASE(bh_workqueue_has_no_max_active_limit),
+	KUNIT_CASE(forced_round_robin_spreads_unbound_items),
 	KUNIT_CASE(slow_drain_is_reported_at_the_10th_try),
 	KUNIT_CASE(cpu_hog_reports_back_off_as_in_6_12),
 	{}
