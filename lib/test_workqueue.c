@@ -2387,7 +2387,7 @@ static ssize_t twq_run_write(struct file *file, const char __user *ubuf,
 }
 
 /*
- * The selftest hooks, churn and freezer: writing the verb starts one,
+ * The selftest hooks, churn, freezer, rt and timer: writing the verb starts one,
  * reading reports its outcome (for churn, stopping it first).
  */
 struct twq_hook {
@@ -2430,6 +2430,44 @@ static int twq_rt_show(char *buf, size_t len)
 
 static const struct twq_hook twq_rt_hook = {
 	.verb = "create", .start = twq_rt_create, .report = twq_rt_show,
+};
+
+/*
+ * The timer hook: "arm" queues a delayed item an hour ahead on the system
+ * workqueue from the writer's CPU (WORK_CPU_UNBOUND); reading reports
+ * that CPU and the CPU whose timer base holds the item's timer, then
+ * cancels the item.  With nohz_full= the timer belongs on a housekeeping
+ * CPU (wq_isolation.sh).
+ */
+static struct delayed_work twq_timer_dwork;
+static int twq_timer_from = -1;
+
+static void twq_timer_fn(struct work_struct *work)
+{
+}
+
+static int twq_timer_arm(void)
+{
+	cancel_delayed_work_sync(&twq_timer_dwork);
+	twq_timer_from = get_cpu();
+	queue_delayed_work(system_wq, &twq_timer_dwork, 3600 * HZ);
+	put_cpu();
+	return 0;
+}
+
+static int twq_timer_show(char *buf, size_t len)
+{
+	int timer_cpu = -1, ret;
+
+	if (delayed_work_pending(&twq_timer_dwork))
+		timer_cpu = READ_ONCE(twq_timer_dwork.timer.flags) & TIMER_CPUMASK;
+	ret = scnprintf(buf, len, "from=%d timer=%d\n", twq_timer_from, timer_cpu);
+	cancel_delayed_work_sync(&twq_timer_dwork);
+	return ret;
+}
+
+static const struct twq_hook twq_timer_hook = {
+	.verb = "arm", .start = twq_timer_arm, .report = twq_timer_show,
 };
 
 static ssize_t twq_hook_write(struct file *file, const char __user *ubuf,
@@ -2502,6 +2540,9 @@ static int __init twq_init(void)
 			    &twq_hook_fops);
 	debugfs_create_file("rt", 0600, twq_dir, (void *)&twq_rt_hook,
 			    &twq_hook_fops);
+	INIT_DELAYED_WORK(&twq_timer_dwork, twq_timer_fn);
+	debugfs_create_file("timer", 0600, twq_dir, (void *)&twq_timer_hook,
+			    &twq_hook_fops);
 	twq_tax_start();
 
 	if (twq_run_param) {
@@ -2523,6 +2564,7 @@ static void __exit twq_exit(void)
 	twq_churn_stop(buf, sizeof(buf));
 	twq_freezer_free();
 	mutex_unlock(&twq_mutex);
+	cancel_delayed_work_sync(&twq_timer_dwork);
 	twq_sysfs_wqs_free();
 }
 

@@ -55,6 +55,23 @@ unbound_workers_avoid_cpu() {
 	return $bad
 }
 
+# delayed_timer_avoids_cpu: a delayed item queued from the isolated CPU
+# has its timer on a housekeeping CPU (test_workqueue's timer hook).
+delayed_timer_avoids_cpu() {
+	local hook=$TWQ_DEBUGFS/timer out timer
+
+	if [ ! -e "$hook" ]; then
+		ktap_print_msg "no $hook (CONFIG_TEST_WORKQUEUE)"
+		return 1
+	fi
+	taskset -c "$cpu" sh -c "echo arm > $hook" || return 1
+	out=$(cat "$hook")
+	ktap_print_msg "delayed item's timer: $out"
+	case $out in "from=$cpu timer="*) ;; *) return 1 ;; esac
+	timer=${out##*timer=}
+	[ "$timer" -ge 0 ] && [ "$timer" != "$cpu" ]
+}
+
 ktap_print_header
 cpu=$(sed -n 's/.*nohz_full=\([0-9]*\).*/\1/p' /proc/cmdline)
 if [ -z "$cpu" ] || ! grep -qE "isolcpus=domain,$cpu( |\$)" /proc/cmdline; then
@@ -63,7 +80,7 @@ if [ -z "$cpu" ] || ! grep -qE "isolcpus=domain,$cpu( |\$)" /proc/cmdline; then
 fi
 bit=$((1 << cpu))
 
-ktap_set_plan 5
+ktap_set_plan 6
 check "nohz_full= turns power_efficient on" \
 	reads $WQ_PARAMS/power_efficient Y
 check "debug_force_rr_cpu is off without CONFIG_DEBUG_WQ_FORCE_RR_CPU" \
@@ -74,4 +91,6 @@ check "the unbound cpumask leaves the isolated CPU out" \
 	lacks_cpu $WQ_SYSFS/cpumask
 check "unbound kworkers do not run on the isolated CPU" \
 	unbound_workers_avoid_cpu
+check "a delayed item's timer leaves the nohz_full CPU" \
+	delayed_timer_avoids_cpu
 ktap_finished
