@@ -1445,7 +1445,8 @@ static int twq_lat_run(const struct twq_scale *sc, enum twq_kind kind,
 		q->target = &t;
 		q->n = sc->lat_n;
 		q->target_cpu = cpumask_nth(i % cpumask_weight(targets), targets);
-		prandom_seed_state(&q->rnd, i * 31 + kind * 7 + hogs);
+		/* every kind sees the same gaps: same queuers, same timing */
+		prandom_seed_state(&q->rnd, i * 31 + hogs);
 		twq_item_init(&q->item, kind);
 		q->item.lat = &lat;
 		twq_thread_start(&ts, twq_lat_queuer_fn, q, twq_nth_online_cpu(i), 0,
