@@ -34,7 +34,7 @@
  *   9. flush colors, and items leaving their pwq
  *  10. queueing
  *  11. flushing: barriers, flush_work(), flush_workqueue(), draining
- *  12. cancelling, disabling, enabling
+ *  12. cancelling, disabling, enabling; precise delayed work
  *  13. introspection: current_work(), work_busy(), set_worker_desc(), ...
  *  14. helpers built on the API
  */
@@ -58,6 +58,7 @@
 #include <uapi/linux/sched/types.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue_precise.h>
 
 #include "workqueue_impl.h"
 
@@ -3580,10 +3581,36 @@ static void unlink_queued_work_locked(struct worker_pool *pool,
 	}
 }
 
+/* The timer an item may wait on before it is queued. */
+enum item_timer {
+	ITEM_NO_TIMER,
+	ITEM_WHEEL_TIMER,	/* delayed_work */
+	ITEM_HR_TIMER,		/* precise_work */
+};
+
+/*
+ * Stop the timer of @work if it is pending.  Returns whether it was: then
+ * PENDING belongs to the caller.  A timer whose function runs is not
+ * stopped; the function queues the item, which the caller then grabs from
+ * its queue.  Interrupts are off.
+ */
+static bool stop_item_timer(struct work_struct *work, enum item_timer timer)
+{
+	switch (timer) {
+	case ITEM_WHEEL_TIMER:
+		return likely(timer_delete(&to_delayed_work(work)->timer));
+	case ITEM_HR_TIMER:
+		return hrtimer_try_to_cancel(&to_precise_work(work)->timer) == 1;
+	default:
+		return false;
+	}
+}
+
 /**
  * try_to_grab_pending - take an item's PENDING bit away from its queue
  * @work: the item
- * @is_dwork: @work is the work of a delayed_work
+ * @timer: the timer @work may wait on: %ITEM_NO_TIMER, %ITEM_WHEEL_TIMER
+ *	(the work of a delayed_work), %ITEM_HR_TIMER (of a precise_work)
  * @irq_flags: where to save the interrupt state
  *
  * Return: 1 if @work was pending and is now off its timer and queue, 0 if
@@ -3591,7 +3618,7 @@ static void unlink_queued_work_locked(struct worker_pool *pool,
  * disabled until it restores @irq_flags.  -EAGAIN if someone is busy
  * queueing it (interrupts restored): try again.
  */
-static int try_to_grab_pending(struct work_struct *work, bool is_dwork,
+static int try_to_grab_pending(struct work_struct *work, enum item_timer timer,
 			       unsigned long *irq_flags)
 {
 	struct pool_workqueue *pwq;
@@ -3599,7 +3626,7 @@ static int try_to_grab_pending(struct work_struct *work, bool is_dwork,
 
 	local_irq_save(*irq_flags);
 	/* stopping a pending timer leaves PENDING to us */
-	if (is_dwork && likely(timer_delete(&to_delayed_work(work)->timer)))
+	if (stop_item_timer(work, timer))
 		return 1;
 	if (!test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work)))
 		return 0;
@@ -3630,13 +3657,13 @@ static int try_to_grab_pending(struct work_struct *work, bool is_dwork,
 	return -EAGAIN;
 }
 
-static int grab_pending(struct work_struct *work, bool is_dwork,
+static int grab_pending(struct work_struct *work, enum item_timer timer,
 			unsigned long *irq_flags)
 {
 	int ret;
 
 	do {
-		ret = try_to_grab_pending(work, is_dwork, irq_flags);
+		ret = try_to_grab_pending(work, timer, irq_flags);
 	} while (ret == -EAGAIN);
 	return ret;
 }
@@ -3665,22 +3692,23 @@ static unsigned int release_grabbed_work(struct work_struct *work, int delta,
 	return depth;
 }
 
-static bool __cancel_work(struct work_struct *work, bool is_dwork, bool disable)
+static bool __cancel_work(struct work_struct *work, enum item_timer timer,
+			  bool disable)
 {
 	unsigned long irq_flags;
-	bool ret = grab_pending(work, is_dwork, &irq_flags);
+	bool ret = grab_pending(work, timer, &irq_flags);
 
 	release_grabbed_work(work, disable ? 1 : 0, irq_flags);
 	return ret;
 }
 
-static bool __cancel_work_sync(struct work_struct *work, bool is_dwork,
+static bool __cancel_work_sync(struct work_struct *work, enum item_timer timer,
 			       bool disable)
 {
 	bool ret;
 
 	/* disabled while we wait, so that nobody queues it again */
-	ret = __cancel_work(work, is_dwork, true);
+	ret = __cancel_work(work, timer, true);
 	if (work_data(work) & WORK_OFFQ_BH)
 		WARN_ON_ONCE(in_hardirq());
 	else
@@ -3703,7 +3731,7 @@ static bool __cancel_work_sync(struct work_struct *work, bool is_dwork,
  */
 bool cancel_work(struct work_struct *work)
 {
-	return __cancel_work(work, false, false);
+	return __cancel_work(work, ITEM_NO_TIMER, false);
 }
 EXPORT_SYMBOL(cancel_work);
 
@@ -3720,7 +3748,7 @@ EXPORT_SYMBOL(cancel_work);
  */
 bool cancel_work_sync(struct work_struct *work)
 {
-	return __cancel_work_sync(work, false, false);
+	return __cancel_work_sync(work, ITEM_NO_TIMER, false);
 }
 EXPORT_SYMBOL_GPL(cancel_work_sync);
 
@@ -3733,7 +3761,7 @@ EXPORT_SYMBOL_GPL(cancel_work_sync);
  */
 bool cancel_delayed_work(struct delayed_work *dwork)
 {
-	return __cancel_work(&dwork->work, true, false);
+	return __cancel_work(&dwork->work, ITEM_WHEEL_TIMER, false);
 }
 EXPORT_SYMBOL(cancel_delayed_work);
 
@@ -3746,7 +3774,7 @@ EXPORT_SYMBOL(cancel_delayed_work);
  */
 bool cancel_delayed_work_sync(struct delayed_work *dwork)
 {
-	return __cancel_work_sync(&dwork->work, true, false);
+	return __cancel_work_sync(&dwork->work, ITEM_WHEEL_TIMER, false);
 }
 EXPORT_SYMBOL(cancel_delayed_work_sync);
 
@@ -3762,7 +3790,7 @@ EXPORT_SYMBOL(cancel_delayed_work_sync);
  */
 bool disable_work(struct work_struct *work)
 {
-	return __cancel_work(work, false, true);
+	return __cancel_work(work, ITEM_NO_TIMER, true);
 }
 EXPORT_SYMBOL_GPL(disable_work);
 
@@ -3776,7 +3804,7 @@ EXPORT_SYMBOL_GPL(disable_work);
  */
 bool disable_work_sync(struct work_struct *work)
 {
-	return __cancel_work_sync(work, false, true);
+	return __cancel_work_sync(work, ITEM_NO_TIMER, true);
 }
 EXPORT_SYMBOL_GPL(disable_work_sync);
 
@@ -3791,7 +3819,7 @@ bool enable_work(struct work_struct *work)
 {
 	unsigned long irq_flags;
 
-	grab_pending(work, false, &irq_flags);
+	grab_pending(work, ITEM_NO_TIMER, &irq_flags);
 	return !release_grabbed_work(work, -1, irq_flags);
 }
 EXPORT_SYMBOL_GPL(enable_work);
@@ -3805,7 +3833,7 @@ EXPORT_SYMBOL_GPL(enable_work);
  */
 bool disable_delayed_work(struct delayed_work *dwork)
 {
-	return __cancel_work(&dwork->work, true, true);
+	return __cancel_work(&dwork->work, ITEM_WHEEL_TIMER, true);
 }
 EXPORT_SYMBOL_GPL(disable_delayed_work);
 
@@ -3818,7 +3846,7 @@ EXPORT_SYMBOL_GPL(disable_delayed_work);
  */
 bool disable_delayed_work_sync(struct delayed_work *dwork)
 {
-	return __cancel_work_sync(&dwork->work, true, true);
+	return __cancel_work_sync(&dwork->work, ITEM_WHEEL_TIMER, true);
 }
 EXPORT_SYMBOL_GPL(disable_delayed_work_sync);
 
@@ -3852,7 +3880,7 @@ bool mod_delayed_work_on(int cpu, struct workqueue_struct *wq,
 			 struct delayed_work *dwork, unsigned long delay)
 {
 	unsigned long irq_flags;
-	bool ret = grab_pending(&dwork->work, true, &irq_flags);
+	bool ret = grab_pending(&dwork->work, ITEM_WHEEL_TIMER, &irq_flags);
 
 	if (!clear_pending_if_disabled(&dwork->work))
 		__queue_delayed_work(cpu, wq, dwork, delay);
@@ -3860,6 +3888,210 @@ bool mod_delayed_work_on(int cpu, struct workqueue_struct *wq,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(mod_delayed_work_on);
+
+/*
+ * Precise delayed work: the delay runs on an hrtimer in hard interrupt
+ * mode, whose function queues the item as delayed_work_timer_fn() does
+ * (interrupts are off there, on PREEMPT_RT too, and queueing takes only
+ * raw locks).  Cancelling steals PENDING by stopping the timer
+ * (stop_item_timer()); a timer whose function runs has queued the item,
+ * or is about to, and the item is then grabbed from its queue.
+ */
+static enum hrtimer_restart precise_work_timer_fn(struct hrtimer *timer)
+{
+	struct precise_work *pw = container_of(timer, struct precise_work, timer);
+
+	trace_workqueue_precise_expire(&pw->work, hrtimer_get_expires(timer));
+	__queue_work(pw->cpu, pw->wq, &pw->work);
+	return HRTIMER_NORESTART;
+}
+
+/**
+ * precise_work_init_timer - set up the timer of a precise item
+ * @pw: the item, whose work INIT_PRECISE_WORK() set up
+ * @onstack: @pw is on the stack (debugobjects track it as such)
+ *
+ * Context: any.
+ */
+void precise_work_init_timer(struct precise_work *pw, bool onstack)
+{
+	if (onstack)
+		hrtimer_init_on_stack(&pw->timer, CLOCK_MONOTONIC,
+				      HRTIMER_MODE_REL_HARD);
+	else
+		hrtimer_init(&pw->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	pw->timer.function = precise_work_timer_fn;
+	pw->cpu = WORK_CPU_UNBOUND;
+}
+EXPORT_SYMBOL_GPL(precise_work_init_timer);
+
+/**
+ * destroy_precise_work_on_stack - end the life of an on-stack precise item
+ * @pw: the item, idle
+ *
+ * Context: any.
+ */
+void destroy_precise_work_on_stack(struct precise_work *pw)
+{
+	destroy_work_on_stack(&pw->work);
+	destroy_hrtimer_on_stack(&pw->timer);
+}
+EXPORT_SYMBOL_GPL(destroy_precise_work_on_stack);
+
+/* Queue @pw after @delay, with @slack_ns; the caller owns PENDING. */
+static void __queue_precise_work(int cpu, struct workqueue_struct *wq,
+				 struct precise_work *pw, ktime_t delay,
+				 u64 slack_ns)
+{
+	WARN_ON_ONCE(!wq || pw->timer.function != precise_work_timer_fn ||
+		     hrtimer_is_queued(&pw->timer) || !list_empty(&pw->work.entry));
+	if (delay <= 0) {
+		__queue_work(cpu, wq, &pw->work);
+		return;
+	}
+	pw->wq = wq;
+	pw->cpu = cpu;
+	hrtimer_start_range_ns(&pw->timer, delay, slack_ns, HRTIMER_MODE_REL_HARD);
+}
+
+/**
+ * queue_precise_work_on - queue an item on a CPU after a precise delay
+ * @cpu: the CPU, or %WORK_CPU_UNBOUND
+ * @wq: the workqueue
+ * @pw: the item
+ * @delay: time to wait; 0 or less queues at once
+ * @slack_ns: how much later than @delay the item may be queued, so that
+ *	the timer can expire with others (0: as close to @delay as the
+ *	clock allows)
+ *
+ * The item is never queued before @delay has passed.
+ *
+ * Context: any.
+ * Return: %false if @pw was already pending (or is disabled), %true if it
+ * was queued.
+ */
+bool queue_precise_work_on(int cpu, struct workqueue_struct *wq,
+			   struct precise_work *pw, ktime_t delay, u64 slack_ns)
+{
+	guard(irqsave)();
+	if (!claim_work(&pw->work))
+		return false;
+	__queue_precise_work(cpu, wq, pw, delay, slack_ns);
+	return true;
+}
+EXPORT_SYMBOL_GPL(queue_precise_work_on);
+
+/**
+ * mod_precise_work_on - (re)queue a precise item with a new delay
+ * @cpu: the CPU, or %WORK_CPU_UNBOUND
+ * @wq: the workqueue
+ * @pw: the item
+ * @delay: time to wait; 0 or less queues at once
+ * @slack_ns: how much later than @delay the item may be queued
+ *
+ * Queues an idle item, or moves a pending one to the new delay.
+ *
+ * Context: any.
+ * Return: %false if @pw was idle and is queued now (or is disabled),
+ * %true if it was pending and got the new delay.
+ */
+bool mod_precise_work_on(int cpu, struct workqueue_struct *wq,
+			 struct precise_work *pw, ktime_t delay, u64 slack_ns)
+{
+	unsigned long irq_flags;
+	bool ret = grab_pending(&pw->work, ITEM_HR_TIMER, &irq_flags);
+
+	if (!clear_pending_if_disabled(&pw->work))
+		__queue_precise_work(cpu, wq, pw, delay, slack_ns);
+	local_irq_restore(irq_flags);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(mod_precise_work_on);
+
+/**
+ * flush_precise_work - run a precise item now and wait for it
+ * @pw: the item
+ *
+ * A pending timer is stopped and the item queued at once.
+ *
+ * Context: process context, may sleep.
+ * Return: %true if it waited, %false if @pw was idle.
+ */
+bool flush_precise_work(struct precise_work *pw)
+{
+	/* a stopped timer leaves PENDING to us: nobody else can queue it */
+	if (hrtimer_cancel(&pw->timer)) {
+		guard(irqsave)();
+		__queue_work(pw->cpu, pw->wq, &pw->work);
+	}
+	return flush_work(&pw->work);
+}
+EXPORT_SYMBOL_GPL(flush_precise_work);
+
+/**
+ * cancel_precise_work - cancel a precise item's timer or queueing
+ * @pw: the item
+ *
+ * Context: any.
+ * Return: %true if @pw was pending.
+ */
+bool cancel_precise_work(struct precise_work *pw)
+{
+	return __cancel_work(&pw->work, ITEM_HR_TIMER, false);
+}
+EXPORT_SYMBOL_GPL(cancel_precise_work);
+
+/**
+ * cancel_precise_work_sync - cancel a precise item and wait for it
+ * @pw: the item
+ *
+ * Context: process context, may sleep.
+ * Return: %true if @pw was pending.
+ */
+bool cancel_precise_work_sync(struct precise_work *pw)
+{
+	return __cancel_work_sync(&pw->work, ITEM_HR_TIMER, false);
+}
+EXPORT_SYMBOL_GPL(cancel_precise_work_sync);
+
+/**
+ * disable_precise_work - disable_work() for a precise item
+ * @pw: the item
+ *
+ * Context: any.
+ * Return: %true if @pw was pending.
+ */
+bool disable_precise_work(struct precise_work *pw)
+{
+	return __cancel_work(&pw->work, ITEM_HR_TIMER, true);
+}
+EXPORT_SYMBOL_GPL(disable_precise_work);
+
+/**
+ * disable_precise_work_sync - disable_work_sync() for a precise item
+ * @pw: the item
+ *
+ * Context: process context, may sleep.
+ * Return: %true if @pw was pending.
+ */
+bool disable_precise_work_sync(struct precise_work *pw)
+{
+	return __cancel_work_sync(&pw->work, ITEM_HR_TIMER, true);
+}
+EXPORT_SYMBOL_GPL(disable_precise_work_sync);
+
+/**
+ * enable_precise_work - enable_work() for a precise item
+ * @pw: the item
+ *
+ * Context: any.
+ * Return: %true if @pw can be queued again.
+ */
+bool enable_precise_work(struct precise_work *pw)
+{
+	return enable_work(&pw->work);
+}
+EXPORT_SYMBOL_GPL(enable_precise_work);
 
 /* ------------------------------------------------------------------ */
 /* 14. introspection                                                  */
