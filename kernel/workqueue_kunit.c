@@ -54,6 +54,9 @@
 #include <linux/topology.h>
 #include <linux/wait_bit.h>
 #include <linux/workqueue.h>
+#ifdef WQ_HAS_PRECISE_WORK
+#include <linux/workqueue_precise.h>
+#endif
 #include <uapi/linux/sched/types.h>
 
 #include "workqueue_internal.h"
@@ -4924,11 +4927,338 @@ static struct kunit_suite wqk_pi_suite = {
 	.test_cases = wqk_pi_cases,
 };
 
+/* ------------------------------------------------------------------ */
+/* 17. workqueue_precise                                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Precise delayed work (WQ_HAS_PRECISE_WORK): items queued after a delay
+ * in nanoseconds, on an hrtimer.  Elsewhere the suite is one skipped case.
+ */
+#ifdef WQ_HAS_PRECISE_WORK
+/**
+ * struct wqk_precise - a precise item that records its runs
+ * @pw: the item
+ * @queued: when it was queued (CLOCK_MONOTONIC)
+ * @ran: when its last execution began
+ * @runs: executions begun
+ * @turn: where its last execution came in @seq's order
+ * @seq: a counter shared by the items of a case, or %NULL
+ * @in_softirq: the last execution was in softirq context
+ * @policy: the executing task's policy (in task context)
+ * @done: completed at each execution
+ */
+struct wqk_precise {
+	struct precise_work pw;
+	ktime_t queued;
+	ktime_t ran;
+	atomic_t runs;
+	int turn;
+	atomic_t *seq;
+	bool in_softirq;
+	int policy;
+	struct completion done;
+};
+
+static void wqk_precise_fn(struct work_struct *work)
+{
+	struct wqk_precise *x = container_of(to_precise_work(work),
+					     struct wqk_precise, pw);
+
+	x->ran = ktime_get();
+	x->in_softirq = in_serving_softirq();
+	x->policy = in_task() ? current->policy : -1;
+	if (x->seq)
+		x->turn = atomic_inc_return(x->seq);
+	atomic_inc(&x->runs);
+	complete(&x->done);
+}
+
+static void wqk_precise_cleanup(void *arg)
+{
+	struct wqk_precise *x = arg;
+
+	cancel_precise_work_sync(&x->pw);
+}
+
+/* BH items get an INIT site of their own (see __wqk_probe_new()). */
+static struct wqk_precise *__wqk_precise_new(struct kunit *test, bool bh)
+{
+	struct wqk_precise *x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	if (bh)
+		INIT_PRECISE_WORK(&x->pw, wqk_precise_fn);
+	else
+		INIT_PRECISE_WORK(&x->pw, wqk_precise_fn);
+	init_completion(&x->done);
+	wqk_defer(test, wqk_precise_cleanup, x);
+	return x;
+}
+
+static struct wqk_precise *wqk_precise_new(struct kunit *test)
+{
+	return __wqk_precise_new(test, false);
+}
+
+static bool wqk_precise_queue(struct wqk_precise *x, int cpu,
+			      struct workqueue_struct *wq, u64 delay_ns,
+			      u64 slack_ns)
+{
+	x->queued = ktime_get();
+	return queue_precise_work_on(cpu, wq, &x->pw, ns_to_ktime(delay_ns),
+				     slack_ns);
+}
+
+/* Delays and slacks the never-early case tries: 100 us to 5 ms. */
+static const u64 wqk_precise_delays_ns[] = {
+	100 * NSEC_PER_USEC, 500 * NSEC_PER_USEC, NSEC_PER_MSEC, 5 * NSEC_PER_MSEC,
+};
+
+/*
+ * A precise item runs no earlier than its delay, with or without slack,
+ * on every kind of workqueue.
+ */
+static void precise_item_is_never_early(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq(test);
+	int i, slack;
+
+	for (slack = 0; slack < 2; slack++) {
+		for (i = 0; i < ARRAY_SIZE(wqk_precise_delays_ns); i++) {
+			struct wqk_precise *x = wqk_precise_new(test);
+			u64 delay = wqk_precise_delays_ns[i];
+
+			KUNIT_EXPECT_TRUE(test, wqk_precise_queue(x, WORK_CPU_UNBOUND,
+								  wq, delay,
+								  slack * delay));
+			WQK_WAIT(test, &x->done);
+			KUNIT_EXPECT_GE_MSG(test, ktime_to_ns(ktime_sub(x->ran, x->queued)),
+					    (s64)delay, "delay %llu ns, slack %d",
+					    delay, slack);
+			KUNIT_EXPECT_EQ(test, atomic_read(&x->runs), 1);
+		}
+	}
+}
+
+/* Two items queued in the other order run in the order of their deadlines. */
+static void precise_items_run_in_deadline_order(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 0);
+	struct wqk_precise *late = wqk_precise_new(test);
+	struct wqk_precise *early = wqk_precise_new(test);
+	atomic_t seq = ATOMIC_INIT(0);
+
+	late->seq = &seq;
+	early->seq = &seq;
+	wqk_precise_queue(late, WORK_CPU_UNBOUND, wq, 20 * NSEC_PER_MSEC, 0);
+	wqk_precise_queue(early, WORK_CPU_UNBOUND, wq, 5 * NSEC_PER_MSEC, 0);
+	WQK_WAIT(test, &late->done);
+	WQK_WAIT(test, &early->done);
+	KUNIT_EXPECT_EQ(test, early->turn, 1);
+	KUNIT_EXPECT_EQ(test, late->turn, 2);
+	KUNIT_EXPECT_LT(test, ktime_compare(early->ran, late->ran), 0);
+}
+
+static void wqk_dwork_nop(struct work_struct *work)
+{
+}
+
+/*
+ * The same calls on a delayed item and on a precise one, with delays too
+ * long to expire meanwhile, return the same: queue, queue again, mod,
+ * cancel, cancel again, mod of an idle item, cancel_sync, flush of an
+ * idle item, disable, queue while disabled, enable, queue and flush.
+ */
+static void precise_calls_return_what_delayed_work_returns(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_precise *x = wqk_precise_new(test);
+	struct delayed_work *dw = kunit_kzalloc(test, sizeof(*dw), GFP_KERNEL);
+	const unsigned long far = 3600 * HZ;
+	const ktime_t pfar = ns_to_ktime(3600ULL * NSEC_PER_SEC);
+	bool d[13], p[13];
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, dw);
+	INIT_DELAYED_WORK(dw, wqk_dwork_nop);
+	d[0] = queue_delayed_work(wq, dw, far);
+	p[0] = queue_precise_work(wq, &x->pw, pfar, 0);
+	d[1] = queue_delayed_work(wq, dw, far);
+	p[1] = queue_precise_work(wq, &x->pw, pfar, 0);
+	d[2] = mod_delayed_work(wq, dw, far);
+	p[2] = mod_precise_work(wq, &x->pw, pfar, 0);
+	d[3] = cancel_delayed_work(dw);
+	p[3] = cancel_precise_work(&x->pw);
+	d[4] = cancel_delayed_work(dw);
+	p[4] = cancel_precise_work(&x->pw);
+	d[5] = mod_delayed_work(wq, dw, far);
+	p[5] = mod_precise_work(wq, &x->pw, pfar, 0);
+	d[6] = cancel_delayed_work_sync(dw);
+	p[6] = cancel_precise_work_sync(&x->pw);
+	d[7] = flush_delayed_work(dw);
+	p[7] = flush_precise_work(&x->pw);
+	d[8] = queue_delayed_work(wq, dw, far) && disable_delayed_work(dw);
+	p[8] = queue_precise_work(wq, &x->pw, pfar, 0) && disable_precise_work(&x->pw);
+	d[9] = queue_delayed_work(wq, dw, far);
+	p[9] = queue_precise_work(wq, &x->pw, pfar, 0);
+	d[10] = enable_delayed_work(dw);
+	p[10] = enable_precise_work(&x->pw);
+	d[11] = queue_delayed_work(wq, dw, far);
+	p[11] = queue_precise_work(wq, &x->pw, pfar, 0);
+	d[12] = flush_delayed_work(dw);
+	p[12] = flush_precise_work(&x->pw);
+	for (i = 0; i < ARRAY_SIZE(d); i++)
+		KUNIT_EXPECT_EQ_MSG(test, p[i], d[i], "call %d", i);
+	/* the flush ran it at once, and only then */
+	KUNIT_EXPECT_EQ(test, atomic_read(&x->runs), 1);
+	KUNIT_EXPECT_FALSE(test, precise_work_pending(&x->pw));
+	cancel_delayed_work_sync(dw);
+}
+
+/* A zero (or negative) delay queues at once: no timer is armed. */
+static void precise_zero_delay_queues_at_once(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_precise *x = wqk_precise_new(test);
+	struct wqk_probe *blocker = wqk_gated_probe(test, NULL);
+	int cpu = wqk_last_online_cpu();
+
+	/* the item waits behind the blocker, so it is seen queued */
+	queue_work_on(cpu, wq, &blocker->work);
+	WQK_WAIT(test, &blocker->started);
+	KUNIT_EXPECT_TRUE(test, wqk_precise_queue(x, cpu, wq, 0, 0));
+	KUNIT_EXPECT_FALSE(test, hrtimer_active(&x->pw.timer));
+	KUNIT_EXPECT_TRUE(test, work_busy(&x->pw.work) & WORK_BUSY_PENDING);
+	wqk_open(blocker);
+	WQK_WAIT(test, &x->done);
+	KUNIT_EXPECT_EQ(test, atomic_read(&x->runs), 1);
+}
+
+/* On a BH workqueue the item runs in softirq context. */
+static void precise_item_on_bh_workqueue_runs_in_softirq(struct kunit *test)
+{
+	struct wqk_precise *x = __wqk_precise_new(test, true);
+
+	KUNIT_EXPECT_TRUE(test, wqk_precise_queue(x, WORK_CPU_UNBOUND,
+						  system_bh_wq, NSEC_PER_MSEC, 0));
+	WQK_WAIT(test, &x->done);
+	KUNIT_EXPECT_TRUE(test, x->in_softirq);
+	KUNIT_EXPECT_GE(test, ktime_to_ns(ktime_sub(x->ran, x->queued)),
+			(s64)NSEC_PER_MSEC);
+}
+
+#ifdef WQ_HAS_RT_CLASS
+/* On an RT workqueue the item runs on a SCHED_FIFO worker. */
+static void precise_item_on_rt_workqueue_runs_sched_fifo(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_RT, 0);
+	struct wqk_precise *x = wqk_precise_new(test);
+
+	KUNIT_EXPECT_TRUE(test, wqk_precise_queue(x, WORK_CPU_UNBOUND, wq,
+						  NSEC_PER_MSEC, 0));
+	WQK_WAIT(test, &x->done);
+	KUNIT_EXPECT_EQ(test, x->policy, SCHED_FIFO);
+}
+#endif
+
+struct wqk_precise_arm {
+	struct wqk_precise *x;
+	struct workqueue_struct *wq;
+	int cpu;
+};
+
+/* Arm the timer from the CPU this thread runs on. */
+static void wqk_precise_arm_here(struct wqk_thread *th)
+{
+	struct wqk_precise_arm *a = th->data;
+
+	wqk_precise_queue(a->x, a->cpu, a->wq, 50 * NSEC_PER_MSEC, 0);
+}
+
+/*
+ * An item whose timer was armed on a CPU that goes offline before it
+ * expires still runs, once.
+ */
+static void precise_item_survives_its_cpu_going_offline(struct kunit *test)
+{
+	int cpu = wqk_hotplug_victim(test);
+	struct wqk_precise_arm *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct wqk_thread *th;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	a->x = wqk_precise_new(test);
+	a->wq = wqk_wq_new(test, 0, 0);
+	a->cpu = cpu;
+	th = wqk_thread_run(test, wqk_precise_arm_here, a, 0, cpu);
+	WQK_WAIT(test, &th->done);
+	KUNIT_EXPECT_TRUE(test, precise_work_pending(&a->x->pw));
+	wqk_take_cpu_down(test, cpu);
+	WQK_WAIT(test, &a->x->done);
+	msleep(WQK_SETTLE_MS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->x->runs), 1);
+	KUNIT_EXPECT_EQ(test, add_cpu(cpu), 0);
+}
+
+/*
+ * A workqueue destroyed right after its precise item's timer fired runs
+ * the item first, as it does any queued item.
+ */
+static void destroy_runs_a_precise_item_whose_timer_fired(struct kunit *test)
+{
+	struct workqueue_struct *wq = alloc_workqueue("wqk_precise", 0, 0);
+	struct wqk_precise *x = wqk_precise_new(test);
+	struct wqk_probe *blocker = wqk_gated_probe(test, NULL);
+	int cpu = wqk_last_online_cpu();
+
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	queue_work_on(cpu, wq, &blocker->work);
+	WQK_WAIT(test, &blocker->started);
+	wqk_precise_queue(x, cpu, wq, 200 * NSEC_PER_USEC, 0);
+	/* the timer fires; the item waits behind the blocker */
+	while (hrtimer_active(&x->pw.timer))
+		usleep_range(100, 200);
+	wqk_open(blocker);
+	destroy_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&x->runs), 1);
+}
+
+static struct kunit_case wqk_precise_cases[] = {
+	KUNIT_CASE_PARAM(precise_item_is_never_early, wqk_kind_gen_params),
+	KUNIT_CASE(precise_items_run_in_deadline_order),
+	KUNIT_CASE(precise_calls_return_what_delayed_work_returns),
+	KUNIT_CASE(precise_zero_delay_queues_at_once),
+	KUNIT_CASE(precise_item_on_bh_workqueue_runs_in_softirq),
+#ifdef WQ_HAS_RT_CLASS
+	KUNIT_CASE(precise_item_on_rt_workqueue_runs_sched_fifo),
+#endif
+	KUNIT_CASE(precise_item_survives_its_cpu_going_offline),
+	KUNIT_CASE(destroy_runs_a_precise_item_whose_timer_fired),
+	{}
+};
+#else
+static void precise_work_is_absent(struct kunit *test)
+{
+	kunit_skip(test, "needs WQ_HAS_PRECISE_WORK (no precise_work in this tree)");
+}
+
+static struct kunit_case wqk_precise_cases[] = {
+	KUNIT_CASE(precise_work_is_absent),
+	{}
+};
+#endif
+
+static struct kunit_suite wqk_precise_suite = {
+	.name = "workqueue_precise",
+	.test_cases = wqk_precise_cases,
+};
+
 kunit_test_suites(&wqk_queue_suite, &wqk_ordered_suite, &wqk_concurrency_suite,
 		  &wqk_flush_suite, &wqk_cancel_suite, &wqk_disable_suite,
 		  &wqk_bh_suite, &wqk_unbound_suite, &wqk_introspect_suite,
 		  &wqk_rescuer_suite, &wqk_hotplug_suite, &wqk_lifecycle_suite,
-		  &wqk_stress_suite, &wqk_rt_suite, &wqk_pi_suite);
+		  &wqk_stress_suite, &wqk_rt_suite, &wqk_pi_suite,
+		  &wqk_precise_suite);
 
 MODULE_DESCRIPTION("KUnit conformance suite for workqueues");
 MODULE_LICENSE("GPL");
