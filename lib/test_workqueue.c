@@ -23,7 +23,9 @@
  *               the round trip from before queueing) and
  *               schedule_on_each_cpu()
  *   delay       lateness of delayed work, 1 to 100 ms, beside a bare
- *               timer_list's, queued at random phases of the tick
+ *               timer_list's, queued at random phases of the tick; where
+ *               the kernel has it, of precise delayed work, 100 us to
+ *               5 ms, with 0 and 2 hogs per CPU
  *   inversion   a nice-0 task waiting for nice-19 CPU-bound items
  *               (flush_workqueue(), flush_work()) beside nice-0 hogs: time
  *               to completion, mean of 40 repeats
@@ -83,6 +85,9 @@
 #include <linux/vmstat.h>
 #include <linux/wait_bit.h>
 #include <linux/workqueue.h>
+#ifdef WQ_HAS_PRECISE_WORK
+#include <linux/workqueue_precise.h>
+#endif
 #include <trace/events/workqueue.h>
 
 #define TWQ_TAG			"TWQ-RESULT "
@@ -1820,6 +1825,89 @@ static int twq_delay_thread(void *data)
 	return 0;
 }
 
+#ifdef WQ_HAS_PRECISE_WORK
+/*
+ * Precise delayed work (rework only): lateness of a precise item of
+ * 100 us to 5 ms, queued at a random phase of the tick, with 0 and 2 hogs
+ * per CPU.  Rows "delay.precise.<delay>[.hogs2].lateness".
+ */
+static const unsigned int twq_precise_delays_us[] = { 100, 500, 1000, 5000 };
+
+struct twq_precise_item {
+	struct precise_work pw;
+	u64 due_ns;
+	struct twq_samples *late;
+	struct completion done;
+};
+
+static void twq_precise_fn(struct work_struct *work)
+{
+	struct twq_precise_item *p = container_of(to_precise_work(work),
+						  struct twq_precise_item, pw);
+
+	twq_sample(p->late, (s64)(ktime_get_ns() - p->due_ns));
+	complete(&p->done);
+}
+
+static int twq_precise_run(const struct twq_scale *sc,
+			   struct workqueue_struct *wq, unsigned int us,
+			   unsigned int hogs)
+{
+	struct twq_threads hog_ts = {};
+	struct twq_samples late = {};
+	struct twq_precise_item p = { .late = &late };
+	char name[48];
+	unsigned int i;
+	int ret;
+
+	INIT_PRECISE_WORK_ONSTACK(&p.pw, twq_precise_fn);
+	init_completion(&p.done);
+	ret = twq_samples_init(&late, sc->delay_n) ?:
+	      twq_hogs_start(&hog_ts, hogs, twq_hog_fn);
+	for (i = 0; i < sc->delay_n && !ret; i++) {
+		twq_delay_random_phase();
+		reinit_completion(&p.done);
+		p.due_ns = ktime_get_ns() + (u64)us * NSEC_PER_USEC;
+		queue_precise_work(wq, &p.pw, ns_to_ktime((u64)us * NSEC_PER_USEC), 0);
+		if (!wait_for_completion_timeout(&p.done, TWQ_WAIT)) {
+			twq_timed_out();
+			break;
+		}
+	}
+	cancel_precise_work_sync(&p.pw);
+	destroy_precise_work_on_stack(&p.pw);
+	twq_threads_stop(&hog_ts);
+	if (us % 1000)
+		snprintf(name, sizeof(name), "delay.precise.%uus%s.lateness", us,
+			 hogs ? ".hogs2" : "");
+	else
+		snprintf(name, sizeof(name), "delay.precise.%ums%s.lateness",
+			 us / 1000, hogs ? ".hogs2" : "");
+	if (!ret)
+		twq_emit_stats(&late, "ns", name);
+	twq_samples_free(&late);
+	return ret;
+}
+
+static int twq_precise_delays(const struct twq_scale *sc,
+			      struct workqueue_struct *wq)
+{
+	unsigned int i, hogs;
+	int ret = 0;
+
+	for (hogs = 0; hogs <= 2 && !ret; hogs += 2)
+		for (i = 0; i < ARRAY_SIZE(twq_precise_delays_us) && !ret; i++)
+			ret = twq_precise_run(sc, wq, twq_precise_delays_us[i], hogs);
+	return ret;
+}
+#else
+static int twq_precise_delays(const struct twq_scale *sc,
+			      struct workqueue_struct *wq)
+{
+	return 0;
+}
+#endif
+
 static int twq_scenario_delay(const struct twq_scale *sc)
 {
 	struct twq_delay_item *ds;
@@ -1858,7 +1946,7 @@ static int twq_scenario_delay(const struct twq_scale *sc)
 			 twq_delays_ms[i]);
 		twq_emit_stats(&ds[i].timer_late, "ns", name);
 	}
-	ret = 0;
+	ret = twq_precise_delays(sc, wq);
 out_threads:
 	twq_threads_stop(&ts);
 	for (i = 0; i < ARRAY_SIZE(twq_delays_ms); i++) {
