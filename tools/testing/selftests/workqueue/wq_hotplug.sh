@@ -18,13 +18,8 @@ ktap_set_plan 3
 
 echo start > $TWQ_DEBUGFS/churn
 ok=true
-r=0
-while [ $r -lt "$ROUNDS" ]; do
-	for c in $cpus; do
-		cpu_cycle "$c" || { ktap_print_msg "cpu$c did not cycle"; ok=false; }
-	done
-	r=$((r + 1))
-done
+# shellcheck disable=SC2086
+cycle_cpus "$ROUNDS" $cpus || ok=false
 check "CPUs go offline and online under load ($ROUNDS rounds)" $ok
 churned=$(cat $TWQ_DEBUGFS/churn)
 ktap_print_msg "churn: $churned"

@@ -72,6 +72,24 @@ cpu_cycle() {
 		echo 1 > "$f" && [ "$(cat "$f")" = 1 ]
 }
 
+# cycle_cpus ROUNDS CPU...: cpu_cycle each CPU, ROUNDS times over; fails
+# (saying which) if one did not cycle.
+cycle_cpus() {
+	local rounds=$1 r=0 c status=0
+
+	shift
+	while [ $r -lt "$rounds" ]; do
+		for c in "$@"; do
+			cpu_cycle "$c" || {
+				ktap_print_msg "cpu$c did not cycle"
+				status=1
+			}
+		done
+		r=$((r + 1))
+	done
+	return $status
+}
+
 # need_twq: skip the whole program unless test_workqueue is there (built
 # in, or loaded here from /lib/modules when built as a module).
 need_twq() {

@@ -43,13 +43,8 @@ rm -rf "$STATE" && mkdir -p "$STATE"
 writer=$!
 
 ok=true
-r=0
-while [ $r -lt "$ROUNDS" ]; do
-	for c in $cpus; do
-		cpu_cycle "$c" || { ktap_print_msg "cpu$c did not cycle"; ok=false; }
-	done
-	r=$((r + 1))
-done
+# shellcheck disable=SC2086
+cycle_cpus "$ROUNDS" $cpus || ok=false
 touch "$STATE/stop"
 wait $writer
 ktap_print_msg "mask rewritten $(cat "$STATE/writes" 2>/dev/null) times over $ROUNDS rounds"
