@@ -34,14 +34,18 @@ void destroy_precise_work_on_stack(struct precise_work *pw);
 
 #define INIT_PRECISE_WORK(_pw, _func)					\
 	do {								\
-		INIT_WORK(&(_pw)->work, (_func));			\
-		precise_work_init_timer((_pw), false);			\
+		struct precise_work *__pw = (_pw);			\
+									\
+		INIT_WORK(&__pw->work, (_func));			\
+		precise_work_init_timer(__pw, false);			\
 	} while (0)
 
 #define INIT_PRECISE_WORK_ONSTACK(_pw, _func)				\
 	do {								\
-		INIT_WORK_ONSTACK(&(_pw)->work, (_func));		\
-		precise_work_init_timer((_pw), true);			\
+		struct precise_work *__pw = (_pw);			\
+									\
+		INIT_WORK_ONSTACK(&__pw->work, (_func));		\
+		precise_work_init_timer(__pw, true);			\
 	} while (0)
 
 static inline struct precise_work *to_precise_work(struct work_struct *work)
