@@ -5119,12 +5119,12 @@ static void precise_calls_return_what_delayed_work_returns(struct kunit *test)
 /* A zero (or negative) delay queues at once: no timer is armed. */
 static void precise_zero_delay_queues_at_once(struct kunit *test)
 {
-	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 1);
 	struct wqk_precise *x = wqk_precise_new(test);
 	struct wqk_probe *blocker = wqk_gated_probe(test, NULL);
 	int cpu = wqk_last_online_cpu();
 
-	/* the item waits behind the blocker, so it is seen queued */
+	/* max_active 1: the item waits behind the blocker, seen queued */
 	queue_work_on(cpu, wq, &blocker->work);
 	WQK_WAIT(test, &blocker->started);
 	KUNIT_EXPECT_TRUE(test, wqk_precise_queue(x, cpu, wq, 0, 0));
@@ -5206,7 +5206,7 @@ static void precise_item_survives_its_cpu_going_offline(struct kunit *test)
  */
 static void destroy_runs_a_precise_item_whose_timer_fired(struct kunit *test)
 {
-	struct workqueue_struct *wq = alloc_workqueue("wqk_precise", 0, 0);
+	struct workqueue_struct *wq = alloc_workqueue("wqk_precise", 0, 1);
 	struct wqk_precise *x = wqk_precise_new(test);
 	struct wqk_probe *blocker = wqk_gated_probe(test, NULL);
 	int cpu = wqk_last_online_cpu();
@@ -5215,7 +5215,7 @@ static void destroy_runs_a_precise_item_whose_timer_fired(struct kunit *test)
 	queue_work_on(cpu, wq, &blocker->work);
 	WQK_WAIT(test, &blocker->started);
 	wqk_precise_queue(x, cpu, wq, 200 * NSEC_PER_USEC, 0);
-	/* the timer fires; the item waits behind the blocker */
+	/* the timer fires; the item waits behind the blocker (max_active 1) */
 	while (hrtimer_active(&x->pw.timer))
 		usleep_range(100, 200);
 	wqk_open(blocker);
