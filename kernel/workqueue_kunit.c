@@ -5041,7 +5041,10 @@ static void precise_item_is_never_early(struct kunit *test)
 	}
 }
 
-/* Two items queued in the other order run in the order of their deadlines. */
+/*
+ * Two items queued in the other order run in the order of their
+ * deadlines (5 ms and 100 ms: far enough apart for a loaded guest).
+ */
 static void precise_items_run_in_deadline_order(struct kunit *test)
 {
 	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 0);
@@ -5051,7 +5054,7 @@ static void precise_items_run_in_deadline_order(struct kunit *test)
 
 	late->seq = &seq;
 	early->seq = &seq;
-	wqk_precise_queue(late, WORK_CPU_UNBOUND, wq, 20 * NSEC_PER_MSEC, 0);
+	wqk_precise_queue(late, WORK_CPU_UNBOUND, wq, 100 * NSEC_PER_MSEC, 0);
 	wqk_precise_queue(early, WORK_CPU_UNBOUND, wq, 5 * NSEC_PER_MSEC, 0);
 	WQK_WAIT(test, &late->done);
 	WQK_WAIT(test, &early->done);
@@ -5173,7 +5176,8 @@ static void wqk_precise_arm_here(struct wqk_thread *th)
 {
 	struct wqk_precise_arm *a = th->data;
 
-	wqk_precise_queue(a->x, a->cpu, a->wq, 50 * NSEC_PER_MSEC, 0);
+	/* long enough for the CPU to go down first */
+	wqk_precise_queue(a->x, a->cpu, a->wq, NSEC_PER_SEC, 0);
 }
 
 /*
