@@ -736,13 +736,10 @@ void workqueue_set_min_active(struct workqueue_struct *wq, int min_active)
 /* 7. CPU hotplug                                                     */
 /* ------------------------------------------------------------------ */
 
-/* Walk the @nr pools of per-CPU array @pools for @cpu. */
-#define for_each_pool_of(pool, pools, nr, cpu)				\
-	for (int __i = 0; __i < (nr) &&					\
-	     ((pool) = &per_cpu(pools, cpu)[__i], true); __i++)
-/* the normal, highpri and RT pools of @cpu */
+/* Walk the normal, highpri and RT pools of @cpu. */
 #define for_each_std_pool(pool, cpu)					\
-	for_each_pool_of(pool, cpu_worker_pools, NR_CPU_WORKER_POOLS, cpu)
+	for (int __i = 0; __i < NR_CPU_WORKER_POOLS &&			\
+	     ((pool) = &per_cpu(cpu_worker_pools, cpu)[__i], true); __i++)
 
 /* Whether a pool may have no worker: an RT pool before any RT user. */
 static bool pool_may_stay_empty(struct worker_pool *pool)
