@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Device mapper's delay target over a memory-backed null_blk device: I/O
+# held back by it comes out whole, in parallel, across a suspend, while
+# CPUs go offline and online, and while targets come and go.  The rework
+# serves every delay with precise (hrtimer) delayed work; 6.12 polls from
+# a kthread under 50 ms and uses a timer and a workqueue above.
+
+. "$(dirname "$0")/wq_lib.sh"
+. "$(dirname "$0")/wq_blk.sh"
+
+T=/tmp/wq_dmdelay
+NB=wq_dmdelay
+
+ktap_print_header
+if ! blk_ready; then
+	ktap_skip_all "needs null_blk (configfs), device mapper's delay target and dmsetup"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 6
+rm -rf "$T" && mkdir -p "$T"
+
+# blocks DEV OFFSET COUNT FILE: read COUNT 4 KiB blocks of DEV at block
+# OFFSET into FILE, bypassing the page cache.
+blocks() {
+	dd if="$1" of="$4" bs=4k skip="$2" count="$3" iflag=direct 2> /dev/null
+}
+
+# put DEV OFFSET FILE: write FILE to DEV at block OFFSET, direct.
+put() {
+	dd if="$3" of="$1" bs=4k seek="$2" oflag=direct conv=notrunc 2> /dev/null
+}
+
+# same_blocks DEV OFFSET FILE: DEV holds FILE at block OFFSET.
+same_blocks() {
+	blocks "$1" "$2" $(($(wc -c < "$3") / 4096)) "$T/back" && cmp -s "$3" "$T/back"
+}
+
+nb=$(nullb_create $NB 16 1) || {
+	ktap_print_msg "null_blk device not created"
+	ktap_exit_fail_msg "no backing device"
+}
+dev=$(dm_delay_create wq_dmd "$nb" 1 3)
+dd if=/dev/urandom of="$T/a" bs=4k count=64 2> /dev/null
+dd if=/dev/urandom of="$T/b" bs=4k count=64 2> /dev/null
+written_back() {
+	put "$dev" 0 "$T/a" && blocks "$dev" 0 64 "$T/a2" && cmp -s "$T/a" "$T/a2"
+}
+check "data written through the delay target reads back whole" written_back
+
+# Reads due 1 ms after they are issued go ahead of writes due in 3 ms.
+put "$dev" 64 "$T/b" & w1=$!
+blocks "$dev" 0 64 "$T/r1" & r1=$!
+put "$dev" 128 "$T/a" & w2=$!
+blocks "$dev" 0 64 "$T/r2" & r2=$!
+ok=true
+for p in $w1 $r1 $w2 $r2; do wait $p || ok=false; done
+$ok && cmp -s "$T/a" "$T/r1" && cmp -s "$T/a" "$T/r2" &&
+	same_blocks "$dev" 64 "$T/b" && same_blocks "$dev" 128 "$T/a" || ok=false
+check "reads and writes held back in parallel complete whole" $ok
+dmsetup remove wq_dmd
+
+# 50 ms: 6.12's timer and workqueue path; the rework's one path.
+dev=$(dm_delay_create wq_dmd "$nb" 50)
+blocks "$dev" 0 64 "$T/s" & rd=$!
+sleep 0.3
+dmsetup suspend wq_dmd
+held=$(dm_delay_ops wq_dmd)
+dmsetup resume wq_dmd
+ok=true
+wait $rd || ok=false
+[ "$held" = "0 0 0" ] || { ktap_print_msg "suspended with '$held' held back"; ok=false; }
+$ok && cmp -s "$T/s" "$T/a" || ok=false
+check "suspend lets everything held back through, resume takes I/O again" $ok
+dmsetup remove wq_dmd
+
+dev=$(dm_delay_create wq_dmd "$nb" 2)
+blocks "$dev" 0 64 "$T/h" & rd=$!
+ok=true
+# shellcheck disable=SC2046
+cycle_cpus 2 $(online_cpus | grep -v '^0$') || ok=false
+wait $rd || ok=false
+$ok && cmp -s "$T/h" "$T/a" || ok=false
+check "held-back reads complete while CPUs go offline and online" $ok
+
+ok=true
+i=0
+while [ $i -lt 10 ]; do
+	dmsetup remove wq_dmd && dev=$(dm_delay_create wq_dmd "$nb" 1 5) &&
+		put "$dev" 200 "$T/b" && same_blocks "$dev" 200 "$T/b" || {
+		ok=false
+		break
+	}
+	i=$((i + 1))
+done
+check "targets created and removed right after their I/O, 10 times" $ok
+
+held=$(dm_delay_ops wq_dmd)
+check "nothing is left held back" [ "$held" = "0 0 0" ]
+dmsetup remove wq_dmd
+nullb_remove $NB
+ktap_finished
