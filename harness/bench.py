@@ -122,14 +122,17 @@ class Progress:
               flush=True)
 
 
-# The scenarios of test_workqueue, and the configuration each runs on:
-# rcu_exp needs stock's expedited grace periods on FIFO kthread_workers,
-# which only a preemptible-RCU build has (configs/rcuexp.config).
+# The scenarios, and the configuration each runs on: rcu_exp needs
+# stock's expedited grace periods on FIFO kthread_workers, which only a
+# preemptible-RCU build has (configs/rcuexp.config); dmdelay needs device
+# mapper, null_blk and fio (configs/dmdelay.config).
 SCENARIO_CONFIG = {
     'perfwq': 'perf', 'latency': 'perf', 'throughput': 'perf', 'flush': 'perf',
     'delay': 'perf', 'inversion': 'perf', 'footprint': 'perf',
-    'rcu_exp': 'rcuexp',
+    'rcu_exp': 'rcuexp', 'dmdelay': 'dmdelay',
 }
+# Scenarios a program of the initramfs runs (the others: test_workqueue).
+GUEST_PROGRAM = {'dmdelay': 'guest-dmdelay'}
 
 
 def passes(s):
@@ -146,6 +149,18 @@ def passes(s):
     return [(cfg, ' '.join(ns)) for cfg, ns in out.items()]
 
 
+def guest_cmd(s, names):
+    """The guest's /cmd running scenarios NAMES: test_workqueue's first,
+    then each guest program."""
+    module = [n for n in names if n not in GUEST_PROGRAM]
+    cmds = [f'{GUEST_PROGRAM[n]} {s["scale"]}' for n in names if n in GUEST_PROGRAM]
+    if module:
+        wait = s['idle_wait_s'] if 'footprint' in module else 0
+        cmds.insert(0, f'echo {" ".join(module)} scale={s["scale"]} '
+                       f'idle_wait_s={wait} > {guest.TWQ_RUN}')
+    return '\n'.join(cmds)
+
+
 def boot_one(s, prog, cfg, scenarios, rnd, side):
     """One boot of SIDE running SCENARIOS; its results go to raw/."""
     label, kernel = sides(s)[side]
@@ -153,9 +168,7 @@ def boot_one(s, prog, cfg, scenarios, rnd, side):
     obj = guest.objdir(kernel, cfg)
     name = f'{cfg}-{rnd}-{label}'
     log = os.path.join(OUT, 'logs', f'{name}.log')
-    cmd = (f'echo {scenarios} scale={s["scale"]} '
-           f'idle_wait_s={s["idle_wait_s"] if "footprint" in scenarios else 0} '
-           f'> {guest.TWQ_RUN}')
+    cmd = guest_cmd(s, scenarios.split())
     text, finished, status = guest.boot_quiet(
         os.path.join(obj, 'arch/x86/boot/bzImage'),
         os.path.join(obj, 'initramfs.cpio'), cmd, log,

@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # initramfs.sh WQ CONFIG: the guest initramfs of one kernel build: static
-# busybox, our /init, the workqueue selftests and the test modules.
+# busybox, our /init and guest scripts, the workqueue selftests, the test
+# modules, and the host programs the configuration names on a
+# "# guest-tools:" line (fio, dmsetup) with the libraries they load.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -11,12 +13,31 @@ obj=$(objdir "$wq" "$cfg")
 tree=$(treedir "$wq")
 st=$obj/initramfs.d
 
+# add_tool PROG: PROG into /bin, and every shared library it loads (the
+# loader included) at its host path.
+add_tool() {
+	local bin lib
+
+	bin=$(command -v "$1") || die "$1 is not installed (harness/deps.sh installs it)"
+	cp -L "$bin" "$st/bin/$1"
+	for lib in $(ldd "$bin" | awk '$(NF-1) ~ /^\// { print $(NF-1) }'); do
+		mkdir -p "$st$(dirname "$lib")"
+		cp -L "$lib" "$st$lib"
+	done
+}
+
 rm -rf "$st"
 mkdir -p "$st/bin" "$st/lib/modules" "$st/selftests/kselftest"
 cp /bin/busybox "$st/bin/busybox"
 install -m 0755 "$TOP/harness/guest-init" "$st/init"
+install -m 0755 "$TOP/harness/guest-dmdelay" "$st/bin/guest-dmdelay"
 cp -r "$tree/tools/testing/selftests/workqueue" "$st/selftests/"
 cp "$tree/tools/testing/selftests/kselftest/ktap_helpers.sh" "$st/selftests/kselftest/"
+if [ -f "$TOP/configs/$cfg.config" ]; then
+	for t in $("$PYTHON" "$TOP/harness/kconfig.py" tools "$cfg"); do
+		add_tool "$t"
+	done
+fi
 find "$obj/lib" "$obj/kernel" -name '*.ko' -exec cp {} "$st/lib/modules/" \; 2>/dev/null || true
 (cd "$st" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
 	write_if_changed "$obj/initramfs.cpio"

@@ -5,10 +5,13 @@
 A fragment may start with a line "# include: a b" naming fragments it builds
 on; they are merged first, in order, and later assignments win.  A line
 "# base: target..." names the kernel's own configuration targets to start
-from (e.g. defconfig kvm_guest.config) instead of allnoconfig.
+from (e.g. defconfig kvm_guest.config) instead of allnoconfig.  A line "# guest-tools:
+prog..." names host programs the guest of that configuration needs in its
+initramfs (harness/initramfs.sh copies them with their libraries).
 
   kconfig.py merge NAME            print the merged fragment
   kconfig.py base NAME             print the base targets (none: allnoconfig)
+  kconfig.py tools NAME            print the guest tools of NAME and its includes
   kconfig.py check NAME DOTCONFIG  fail if .config misses any assignment
 """
 import os
@@ -72,6 +75,17 @@ def base_targets(name):
     return targets
 
 
+def guest_tools(name):
+    """The "# guest-tools:" programs of fragment NAME and what it includes."""
+    tools = []
+    for frag in fragment_order(name):
+        with open(os.path.join(CONFIGS, frag + '.config')) as f:
+            for line in f:
+                if line.startswith('# guest-tools:'):
+                    tools += [t for t in line.split(':', 1)[1].split() if t not in tools]
+    return tools
+
+
 def format_assignment(sym, val):
     return f'# {sym} is not set' if val == 'n' else f'{sym}={val}'
 
@@ -99,6 +113,9 @@ def main(argv):
         return 0
     if len(argv) == 3 and argv[1] == 'base':
         print(' '.join(base_targets(argv[2])))
+        return 0
+    if len(argv) == 3 and argv[1] == 'tools':
+        print(' '.join(guest_tools(argv[2])))
         return 0
     if len(argv) == 4 and argv[1] == 'check':
         return check(argv[2], argv[3])
