@@ -25,7 +25,8 @@
  *   delay       lateness of delayed work, 1 to 100 ms, beside a bare
  *               timer_list's, queued at random phases of the tick; where
  *               the kernel has it, of precise delayed work, 100 us to
- *               5 ms, with 0 and 2 hogs per CPU
+ *               5 ms, with 0 and 2 hogs per CPU; timer interrupts per
+ *               second while idle with items pending
  *   inversion   a nice-0 task waiting for nice-19 CPU-bound items
  *               (flush_workqueue(), flush_work()) beside nice-0 hogs: time
  *               to completion, mean of 40 repeats
@@ -1908,6 +1909,175 @@ static int twq_precise_delays(const struct twq_scale *sc,
 }
 #endif
 
+/*
+ * Wakeups while idle with items pending: 32 items due over 0.1 to 1 s
+ * (evenly, each at a random offset within its share), and the local timer
+ * interrupts of every CPU per second until the last one has run; the same
+ * span with nothing pending first.  Rows "delay.idle_wakeups.<kind>":
+ * none, delayed (the timer wheel), and where the kernel has it precise
+ * (an hrtimer each) and precise_slack10ms (each allows 10 ms of slack,
+ * which lets the hrtimers coalesce).
+ */
+#define TWQ_IDLE_ITEMS	32
+
+enum twq_idle_kind {
+	TWQ_IDLE_NONE,
+	TWQ_IDLE_DELAYED,
+	TWQ_IDLE_PRECISE,
+	TWQ_IDLE_PRECISE_SLACK,
+	TWQ_IDLE_KINDS,
+};
+
+static const char * const twq_idle_names[TWQ_IDLE_KINDS] = {
+	"none", "delayed", "precise", "precise_slack10ms",
+};
+
+struct twq_idle_set;
+
+struct twq_idle_item {
+	struct delayed_work dwork;
+#ifdef WQ_HAS_PRECISE_WORK
+	struct precise_work pw;
+#endif
+	struct twq_idle_set *set;
+};
+
+struct twq_idle_set {
+	atomic_t left;
+	struct completion done;
+	struct twq_idle_item items[TWQ_IDLE_ITEMS];
+};
+
+static void twq_idle_ran(struct twq_idle_set *set)
+{
+	if (atomic_dec_and_test(&set->left))
+		complete(&set->done);
+}
+
+static void twq_idle_dwork_fn(struct work_struct *work)
+{
+	twq_idle_ran(container_of(to_delayed_work(work), struct twq_idle_item,
+				  dwork)->set);
+}
+
+/* Local timer interrupts of every CPU so far (0 where not known). */
+static u64 twq_timer_irqs(void)
+{
+	u64 n = 0;
+#ifdef CONFIG_X86_LOCAL_APIC
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		n += per_cpu(irq_stat, cpu).apic_timer_irqs;
+#endif
+	return n;
+}
+
+#ifdef WQ_HAS_PRECISE_WORK
+static void twq_idle_precise_fn(struct work_struct *work)
+{
+	twq_idle_ran(container_of(to_precise_work(work), struct twq_idle_item,
+				  pw)->set);
+}
+
+static void twq_idle_queue_precise(struct workqueue_struct *wq,
+				   struct twq_idle_item *it, unsigned int ms,
+				   u64 slack_ns)
+{
+	queue_precise_work(wq, &it->pw, ms_to_ktime(ms), slack_ns);
+}
+
+static void twq_idle_cancel_precise(struct twq_idle_item *it)
+{
+	cancel_precise_work_sync(&it->pw);
+}
+#define TWQ_IDLE_LAST	TWQ_IDLE_PRECISE_SLACK
+#else
+static void twq_idle_queue_precise(struct workqueue_struct *wq,
+				   struct twq_idle_item *it, unsigned int ms,
+				   u64 slack_ns)
+{
+}
+
+static void twq_idle_cancel_precise(struct twq_idle_item *it)
+{
+}
+#define TWQ_IDLE_LAST	TWQ_IDLE_DELAYED
+#endif
+
+/* Arm every item of @set as @kind wants: the delays 0.1 to 1 s. */
+static void twq_idle_arm(struct workqueue_struct *wq, struct twq_idle_set *set,
+			 enum twq_idle_kind kind)
+{
+	const unsigned int share = 900 / TWQ_IDLE_ITEMS;
+	unsigned int i, ms;
+
+	for (i = 0; i < TWQ_IDLE_ITEMS; i++) {
+		struct twq_idle_item *it = &set->items[i];
+
+		ms = 100 + i * share + get_random_u32_below(share);
+		if (kind == TWQ_IDLE_DELAYED)
+			queue_delayed_work(wq, &it->dwork, msecs_to_jiffies(ms));
+		else
+			twq_idle_queue_precise(wq, it, ms,
+					       kind == TWQ_IDLE_PRECISE_SLACK ?
+					       10 * NSEC_PER_MSEC : 0);
+	}
+}
+
+/* One kind: its row, timer interrupts per second of the span. */
+static int twq_idle_run(struct workqueue_struct *wq, struct twq_idle_set *set,
+			enum twq_idle_kind kind)
+{
+	u64 irqs, t0, span;
+
+	atomic_set(&set->left, TWQ_IDLE_ITEMS);
+	reinit_completion(&set->done);
+	t0 = ktime_get_ns();
+	irqs = twq_timer_irqs();
+	if (kind == TWQ_IDLE_NONE) {
+		msleep(1000);
+	} else {
+		twq_idle_arm(wq, set, kind);
+		if (!wait_for_completion_timeout(&set->done, TWQ_WAIT)) {
+			twq_timed_out();
+			return -ETIMEDOUT;
+		}
+	}
+	irqs = twq_timer_irqs() - irqs;
+	span = ktime_get_ns() - t0;
+	twq_emit("per s", div64_u64(irqs * NSEC_PER_SEC, span),
+		 "delay.idle_wakeups.%s", twq_idle_names[kind]);
+	return 0;
+}
+
+static int twq_idle_wakeups(struct workqueue_struct *wq)
+{
+	struct twq_idle_set *set = kzalloc(sizeof(*set), GFP_KERNEL);
+	enum twq_idle_kind kind;
+	unsigned int i;
+	int ret = 0;
+
+	if (!set)
+		return -ENOMEM;
+	init_completion(&set->done);
+	for (i = 0; i < TWQ_IDLE_ITEMS; i++) {
+		set->items[i].set = set;
+		INIT_DELAYED_WORK(&set->items[i].dwork, twq_idle_dwork_fn);
+#ifdef WQ_HAS_PRECISE_WORK
+		INIT_PRECISE_WORK(&set->items[i].pw, twq_idle_precise_fn);
+#endif
+	}
+	for (kind = TWQ_IDLE_NONE; kind <= TWQ_IDLE_LAST && !ret; kind++)
+		ret = twq_idle_run(wq, set, kind);
+	for (i = 0; i < TWQ_IDLE_ITEMS; i++) {
+		cancel_delayed_work_sync(&set->items[i].dwork);
+		twq_idle_cancel_precise(&set->items[i]);
+	}
+	kfree(set);
+	return ret;
+}
+
 static int twq_scenario_delay(const struct twq_scale *sc)
 {
 	struct twq_delay_item *ds;
@@ -1946,7 +2116,7 @@ static int twq_scenario_delay(const struct twq_scale *sc)
 			 twq_delays_ms[i]);
 		twq_emit_stats(&ds[i].timer_late, "ns", name);
 	}
-	ret = twq_precise_delays(sc, wq);
+	ret = twq_precise_delays(sc, wq) ?: twq_idle_wakeups(wq);
 out_threads:
 	twq_threads_stop(&ts);
 	for (i = 0; i < ARRAY_SIZE(twq_delays_ms); i++) {
