@@ -54,7 +54,7 @@ blocks "$dev" 0 64 "$T/r1" & r1=$!
 put "$dev" 128 "$T/a" & w2=$!
 blocks "$dev" 0 64 "$T/r2" & r2=$!
 ok=true
-for p in $w1 $r1 $w2 $r2; do wait $p || ok=false; done
+for p in $w1 $r1 $w2 $r2; do wait "$p" || ok=false; done
 $ok && cmp -s "$T/a" "$T/r1" && cmp -s "$T/a" "$T/r2" &&
 	same_blocks "$dev" 64 "$T/b" && same_blocks "$dev" 128 "$T/a" || ok=false
 check "reads and writes held back in parallel complete whole" $ok
