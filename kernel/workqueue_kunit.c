@@ -5111,10 +5111,18 @@ static void precise_calls_return_what_delayed_work_returns(struct kunit *test)
 	p[9] = queue_precise_work(wq, &x->pw, pfar, 0);
 	d[10] = enable_delayed_work(dw);
 	p[10] = enable_precise_work(&x->pw);
+	/*
+	 * A flush queues the item at once and returns true for having waited
+	 * for it, unless its worker ran it first: at nice 0 on a preemptible
+	 * uniprocessor the worker it wakes preempts us before flush_work()
+	 * looks.  At SCHED_FIFO the CPU's workers wait for our sleep.
+	 */
+	sched_set_fifo_low(current);
 	d[11] = queue_delayed_work(wq, dw, far);
 	p[11] = queue_precise_work(wq, &x->pw, pfar, 0);
 	d[12] = flush_delayed_work(dw);
 	p[12] = flush_precise_work(&x->pw);
+	sched_set_normal(current, 0);
 	for (i = 0; i < ARRAY_SIZE(d); i++)
 		KUNIT_EXPECT_EQ_MSG(test, p[i], d[i], "call %d", i);
 	/* the flush ran it at once, and only then */
