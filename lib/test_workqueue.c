@@ -1913,7 +1913,10 @@ static int twq_precise_delays(const struct twq_scale *sc,
  * Wakeups while idle with items pending: 32 items due over 0.1 to 1 s
  * (evenly, each at a random offset within its share), and the local timer
  * interrupts of every CPU per second until the last one has run; the same
- * span with nothing pending first.  Rows "delay.idle_wakeups.<kind>":
+ * span with nothing pending first.  Each kind starts from a settled
+ * guest: threads that just exited leave RCU callbacks that keep every
+ * CPU's tick for tens of ms, and the fair server's timers of their last
+ * wakeups fire about 950 ms later.  Rows "delay.idle_wakeups.<kind>":
  * none, delayed (the timer wheel), and where the kernel has it precise
  * (an hrtimer each) and precise_slack10ms (each allows 10 ms of slack,
  * which lets the hrtimers coalesce).
@@ -2031,6 +2034,8 @@ static int twq_idle_run(struct workqueue_struct *wq, struct twq_idle_set *set,
 {
 	u64 irqs, t0, span;
 
+	rcu_barrier();
+	msleep(1100);
 	atomic_set(&set->left, TWQ_IDLE_ITEMS);
 	reinit_completion(&set->done);
 	t0 = ktime_get_ns();
@@ -2116,7 +2121,8 @@ static int twq_scenario_delay(const struct twq_scale *sc)
 			 twq_delays_ms[i]);
 		twq_emit_stats(&ds[i].timer_late, "ns", name);
 	}
-	ret = twq_precise_delays(sc, wq) ?: twq_idle_wakeups(wq);
+	/* before the precise rows, whose hogs leave the tail above */
+	ret = twq_idle_wakeups(wq) ?: twq_precise_delays(sc, wq);
 out_threads:
 	twq_threads_stop(&ts);
 	for (i = 0; i < ARRAY_SIZE(twq_delays_ms); i++) {
