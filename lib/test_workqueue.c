@@ -1994,6 +1994,7 @@ static void twq_idle_cancel_precise(struct twq_idle_item *it)
 {
 	cancel_precise_work_sync(&it->pw);
 }
+
 #define TWQ_IDLE_LAST	TWQ_IDLE_PRECISE_SLACK
 #else
 static void twq_idle_queue_precise(struct workqueue_struct *wq,
@@ -2005,6 +2006,7 @@ static void twq_idle_queue_precise(struct workqueue_struct *wq,
 static void twq_idle_cancel_precise(struct twq_idle_item *it)
 {
 }
+
 #define TWQ_IDLE_LAST	TWQ_IDLE_DELAYED
 #endif
 

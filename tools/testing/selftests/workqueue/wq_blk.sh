@@ -11,7 +11,7 @@ export DM_DISABLE_UDEV=1
 # (configfs is mounted if it is not yet).
 blk_ready() {
 	if [ -d /sys/kernel/config ] && [ ! -d "$NULLB_CONFIGFS" ]; then
-		mount -t configfs configfs /sys/kernel/config 2>/dev/null
+		mount -t configfs none /sys/kernel/config 2>/dev/null
 	fi
 	[ -d "$NULLB_CONFIGFS" ] && [ -c /dev/mapper/control ] &&
 		command -v dmsetup > /dev/null
