@@ -64,25 +64,29 @@ def merged(name):
     return values
 
 
-def base_targets(name):
-    """The "# base:" targets of fragment NAME or of what it includes."""
-    targets = []
+def headers(name, key):
+    """The words of every "# KEY:" line of fragment NAME and of what it
+    includes, one list per line, in merge order."""
+    out = []
     for frag in fragment_order(name):
         with open(os.path.join(CONFIGS, frag + '.config')) as f:
-            for line in f:
-                if line.startswith('# base:'):
-                    targets = line.split(':', 1)[1].split()
-    return targets
+            out += [line.split(':', 1)[1].split() for line in f
+                    if line.startswith(f'# {key}:')]
+    return out
+
+
+def base_targets(name):
+    """The "# base:" targets of fragment NAME or of what it includes (the
+    last such line wins)."""
+    lines = headers(name, 'base')
+    return lines[-1] if lines else []
 
 
 def guest_tools(name):
     """The "# guest-tools:" programs of fragment NAME and what it includes."""
     tools = []
-    for frag in fragment_order(name):
-        with open(os.path.join(CONFIGS, frag + '.config')) as f:
-            for line in f:
-                if line.startswith('# guest-tools:'):
-                    tools += [t for t in line.split(':', 1)[1].split() if t not in tools]
+    for words in headers(name, 'guest-tools'):
+        tools += [t for t in words if t not in tools]
     return tools
 
 
