@@ -1983,6 +1983,11 @@ static void twq_idle_precise_fn(struct work_struct *work)
 				  pw)->set);
 }
 
+static void twq_idle_init_precise(struct twq_idle_item *it)
+{
+	INIT_PRECISE_WORK(&it->pw, twq_idle_precise_fn);
+}
+
 static void twq_idle_queue_precise(struct workqueue_struct *wq,
 				   struct twq_idle_item *it, unsigned int ms,
 				   u64 slack_ns)
@@ -1997,6 +2002,10 @@ static void twq_idle_cancel_precise(struct twq_idle_item *it)
 
 #define TWQ_IDLE_LAST	TWQ_IDLE_PRECISE_SLACK
 #else
+static void twq_idle_init_precise(struct twq_idle_item *it)
+{
+}
+
 static void twq_idle_queue_precise(struct workqueue_struct *wq,
 				   struct twq_idle_item *it, unsigned int ms,
 				   u64 slack_ns)
@@ -2071,9 +2080,7 @@ static int twq_idle_wakeups(struct workqueue_struct *wq)
 	for (i = 0; i < TWQ_IDLE_ITEMS; i++) {
 		set->items[i].set = set;
 		INIT_DELAYED_WORK(&set->items[i].dwork, twq_idle_dwork_fn);
-#ifdef WQ_HAS_PRECISE_WORK
-		INIT_PRECISE_WORK(&set->items[i].pw, twq_idle_precise_fn);
-#endif
+		twq_idle_init_precise(&set->items[i]);
 	}
 	for (kind = TWQ_IDLE_NONE; kind <= TWQ_IDLE_LAST && !ret; kind++)
 		ret = twq_idle_run(wq, set, kind);
