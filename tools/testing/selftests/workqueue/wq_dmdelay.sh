@@ -44,7 +44,7 @@ dev=$(dm_delay_create wq_dmd "$nb" 1 3)
 dd if=/dev/urandom of="$T/a" bs=4k count=64 2> /dev/null
 dd if=/dev/urandom of="$T/b" bs=4k count=64 2> /dev/null
 written_back() {
-	put "$dev" 0 "$T/a" && blocks "$dev" 0 64 "$T/a2" && cmp -s "$T/a" "$T/a2"
+	put "$dev" 0 "$T/a" && same_blocks "$dev" 0 "$T/a"
 }
 check "data written through the delay target reads back whole" written_back
 
