@@ -1118,7 +1118,7 @@ static void create_reserve_worker(struct worker_pool *pool)
 	do {
 		raw_spin_unlock_irq(&pool->lock);
 		mod_timer(&pool->mayday_timer, jiffies + MAYDAY_INITIAL_TIMEOUT);
-		while (create_worker(pool)) {
+		while (wq_fail_pool_growth_now() || create_worker(pool)) {
 			schedule_timeout_interruptible(CREATE_COOLDOWN);
 			raw_spin_lock_irq(&pool->lock);
 			again = pool_must_create(pool);

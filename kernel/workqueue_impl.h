@@ -573,6 +573,7 @@ void wq_watchdog_init(void);
 int format_worker_id(char *buf, size_t size, struct worker *worker,
 		     struct worker_pool *pool);
 bool wq_fail_worker_creation_now(void);
+bool wq_fail_pool_growth_now(void);
 
 /* kernel/workqueue_sysfs.c */
 #ifdef CONFIG_SYSFS

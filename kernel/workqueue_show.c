@@ -2,7 +2,7 @@
 /*
  * Looking at workqueues: worker names (ps, /proc), worker info in stack
  * dumps, state dumps (SysRq, the freezer, the watchdog), the stall
- * watchdog, and the debugfs knob that makes worker creation fail for
+ * watchdog, and the debugfs knobs that make worker creation fail for
  * tests.
  *
  * Locking letters are those of kernel/workqueue_impl.h.
@@ -11,9 +11,10 @@
  *   1. worker names and descriptions
  *   2. state dumps
  *   3. the stall watchdog
- *   4. debugfs and the worker-creation fault
+ *   4. debugfs and the worker-creation faults
  */
 #include <linux/debugfs.h>
+#include <linux/fault-inject.h>
 #include <linux/kvm_para.h>
 #include <linux/moduleparam.h>
 #include <linux/nmi.h>
@@ -720,7 +721,7 @@ void __init wq_watchdog_init(void) { }
 #endif
 
 /* ------------------------------------------------------------------ */
-/* 4. debugfs and the worker-creation fault                            */
+/* 4. debugfs and the worker-creation faults                           */
 /* ------------------------------------------------------------------ */
 
 static bool wq_fail_creation;
@@ -750,12 +751,46 @@ bool wq_fail_worker_creation_now(void)
 	return READ_ONCE(wq_fail_creation);
 }
 
+#ifdef CONFIG_FAULT_INJECTION
+static struct fault_attr wq_fail_growth = FAULT_ATTR_INITIALIZER;
+#endif
+static atomic_t wq_growth_faults;
+
+/**
+ * wq_fail_pool_growth_now - whether a manager's new worker fails, at random
+ *
+ * The fault-injection point "fail_pool_growth" (probability, interval,
+ * times... under /sys/kernel/debug/workqueue/fail_pool_growth/; off
+ * until set): a pool that needs one more worker does not get it this
+ * time, and retries after its cooldown while the rescuers help, as when
+ * memory is short.  Only the growth of pools in use: a CPU coming online
+ * or a new unbound pool still gets its first worker.  Failures are
+ * counted in /sys/kernel/debug/workqueue/pool_growth_faults.
+ *
+ * Context: any.
+ * Return: %true to fail this creation.
+ */
+bool wq_fail_pool_growth_now(void)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	if (should_fail_ex(&wq_fail_growth, 1, FAULT_NOWARN)) {
+		atomic_inc(&wq_growth_faults);
+		return true;
+	}
+#endif
+	return false;
+}
+
 /* /sys/kernel/debug/workqueue/, once debugfs is up */
 static int __init wq_debugfs_init(void)
 {
 	struct dentry *dir = debugfs_create_dir("workqueue", NULL);
 
 	debugfs_create_bool("fail_worker_creation", 0600, dir, &wq_fail_creation);
+	debugfs_create_atomic_t("pool_growth_faults", 0400, dir, &wq_growth_faults);
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+	fault_create_debugfs_attr("fail_pool_growth", dir, &wq_fail_growth);
+#endif
 	return 0;
 }
 late_initcall(wq_debugfs_init);
