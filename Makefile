@@ -3,6 +3,8 @@
 #
 #   make test        build the rework (debug config) and run every test
 #   make bench       stock and rework side by side (out/bench/report.md)
+#   make torture     the workqueue torture test, TORTURE_SECS in each of
+#                    TORTURE_CONFIGS (out/torture/)
 #
 # WQ=stock|rework picks the tree, CONFIG=debug|up|rt|kasan|perf the build.
 
@@ -12,8 +14,10 @@ H := harness
 # Benchmark settings (harness/bench.py): A, B, ROUNDS, CLOCK, BENCH, SCENARIOS,
 # A_APPEND, B_APPEND.
 export A B ROUNDS CLOCK BENCH SCENARIOS A_APPEND B_APPEND
+TORTURE_SECS ?= 600
+TORTURE_CONFIGS ?= debug kasan kcsan kmemleak rt
 
-.PHONY: test test-all test-kvmguest build run profile patches check bench wqdump clean distclean
+.PHONY: test test-all test-kvmguest torture build run profile patches check bench wqdump clean distclean
 
 test:
 	$(H)/test.sh $(WQ) debug
@@ -23,6 +27,9 @@ test-all:
 
 test-kvmguest:
 	$(H)/test.sh $(WQ) kvmguest
+
+torture:
+	$(H)/test.sh --torture $(TORTURE_SECS) $(WQ) $(TORTURE_CONFIGS)
 
 build:
 	$(H)/prepare.sh $(WQ) $(CONFIG)

@@ -1,19 +1,34 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# test.sh WQ CONFIG...: build and test kernel WQ in each configuration,
-# then print the summary; its last line is "N passed, N failed, N skipped".
+# test.sh [--torture SECS] WQ CONFIG...: build and test kernel WQ in each
+# configuration (or, with --torture, run only the torture test for SECS
+# seconds), then print the summary; its last line is
+# "N passed, N failed, N skipped".
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-wq=${1:?usage: test.sh WQ CONFIG...}
+secs=
+if [ "${1:-}" = --torture ]; then
+	secs=${2:?usage: test.sh --torture SECS WQ CONFIG...}
+	shift 2
+fi
+wq=${1:?usage: test.sh [--torture SECS] WQ CONFIG...}
 shift
 check_wq "$wq"
 start=$(date +%s)
 for cfg in "$@"; do
 	"$TOP/harness/prepare.sh" "$wq" "$cfg"
-	say "testing $wq-$cfg"
-	"$PYTHON" "$TOP/harness/testrun.py" run "$wq" "$cfg"
+	if [ -n "$secs" ]; then
+		say "torture test of $wq-$cfg for ${secs}s"
+		"$PYTHON" "$TOP/harness/testrun.py" torture "$wq" "$cfg" "$secs"
+	else
+		say "testing $wq-$cfg"
+		"$PYTHON" "$TOP/harness/testrun.py" run "$wq" "$cfg"
+	fi
 done
-"$TOP/harness/wip.sh"
 say "done in $(( $(date +%s) - start ))s"
+if [ -n "$secs" ]; then
+	exec "$PYTHON" "$TOP/harness/testrun.py" torture-summary "$wq" "$@"
+fi
+"$TOP/harness/wip.sh"
 exec "$PYTHON" "$TOP/harness/testrun.py" summary "$wq" "$@"

@@ -6,10 +6,15 @@
                                  kernel has KUnit), then the in-guest
                                  selftests and the load module's smoke
                                  run; writes $OUT/test/WQ-CONFIG/
+  testrun.py torture WQ CONFIG SECS
+                                 the torture test alone for SECS seconds
+                                 (make torture); writes $OUT/torture/WQ-CONFIG/
   testrun.py summary WQ CONFIG...
                                  print the failures and the final line
                                  "N passed, N failed, N skipped"; exit 1 on
                                  any failure
+  testrun.py torture-summary WQ CONFIG...
+                                 the same for make torture's results
 
 Every guest log is checked with logcheck: a WARN, splat, hung task or
 stall in it counts as a failed test of its own.
@@ -51,11 +56,14 @@ RCUTORTURE_CMD = ('insmod /lib/modules/torture.ko && '
                   f'sleep {RCUTORTURE_SECS} && rmmod rcutorture')
 RCUTORTURE_APPEND = 'kunit.enable=0'
 RCUTORTURE_PASS = 'End of test: SUCCESS'
+# The workqueue torture test (wq_torture.sh) in a boot of its own: a short
+# run in every test configuration, make torture's long ones.
+TORTURE_SECS = int(os.environ.get('TORTURE_SECS', '30'))
 
 
 
-def out_dir(wq, cfg):
-    path = os.path.join(guest.OUT, 'test', f'{wq}-{cfg}')
+def out_dir(wq, cfg, what='test'):
+    path = os.path.join(guest.OUT, what, f'{wq}-{cfg}')
     os.makedirs(path, exist_ok=True)
     return path
 
@@ -192,14 +200,14 @@ def _json_ok(text):
         return False
 
 
-def boot_selftests(wq, cfg, out, what, cmd, append):
+def boot_selftests(wq, cfg, out, what, cmd, append, timeout=SELFTEST_TIMEOUT):
     """Boot kernel WQ-CFG once to run CMD; results of the selftests in it."""
     obj = guest.objdir(wq, cfg)
     log = os.path.join(out, what.replace(' ', '-') + '.log')
     text, finished, _ = guest.boot(
         os.path.join(obj, 'arch/x86/boot/bzImage'),
         os.path.join(obj, 'initramfs.cpio'), cmd, log,
-        append=append, timeout=SELFTEST_TIMEOUT)
+        append=append, timeout=timeout)
     results = parse_ktap(text)
     results.append({'name': f'{what}: guest ran to the end',
                     'status': 'PASS' if finished else 'FAIL',
@@ -233,6 +241,15 @@ def run_isolated(wq, cfg, out):
                           f'kunit.enable=0 {ISOLATED_APPEND}')[0]
 
 
+def run_torture(wq, cfg, out, secs=TORTURE_SECS):
+    """wq_torture.sh for SECS seconds in a boot of its own."""
+    cmd = (f'WQ_TORTURE_SECS={secs} '
+           'sh /selftests/workqueue/run_all.sh wq_torture.sh')
+    # a hung run is over once it has had twice its time and 5 min more
+    return boot_selftests(wq, cfg, out, f'torture {secs}s', cmd,
+                          'kunit.enable=0', timeout=2 * secs + 300)[0]
+
+
 def run_rcutorture(wq, cfg, out):
     """rcutorture in a boot of its own, where the kernel has the module."""
     obj = guest.objdir(wq, cfg)
@@ -261,16 +278,25 @@ def run(wq, cfg):
     results = run_kunit(wq, cfg, out) if has_kunit(wq, cfg) else []
     results += run_selftests(wq, cfg, out)
     results += run_isolated(wq, cfg, out)
+    results += run_torture(wq, cfg, out)
     results += run_rcutorture(wq, cfg, out)
     with open(os.path.join(out, 'results.json'), 'w') as f:
         json.dump(results, f, indent=1)
     return 0
 
 
-def summary(wq, cfgs):
+def torture(wq, cfg, secs):
+    """make torture: only the torture test, for SECS seconds."""
+    out = out_dir(wq, cfg, 'torture')
+    with open(os.path.join(out, 'results.json'), 'w') as f:
+        json.dump(run_torture(wq, cfg, out, secs), f, indent=1)
+    return 0
+
+
+def summary(wq, cfgs, what='test'):
     counts = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
     for cfg in cfgs:
-        path = os.path.join(out_dir(wq, cfg), 'results.json')
+        path = os.path.join(out_dir(wq, cfg, what), 'results.json')
         if not os.path.exists(path):
             print(f'{wq}-{cfg}: no results')
             counts['FAIL'] += 1
@@ -290,7 +316,7 @@ def summary(wq, cfgs):
         for k in counts:
             counts[k] += c[k]
     extra = os.path.join(guest.OUT, 'test', 'wip.json')	# from wip.sh
-    if os.path.exists(extra):
+    if what == 'test' and os.path.exists(extra):
         with open(extra) as f:
             for r in json.load(f):
                 st = r['status'] if r['status'] in counts else 'FAIL'
@@ -309,6 +335,10 @@ def main(argv):
         return run(argv[2], argv[3])
     if len(argv) >= 4 and argv[1] == 'summary':
         return summary(argv[2], argv[3:])
+    if len(argv) == 5 and argv[1] == 'torture':
+        return torture(argv[2], argv[3], int(argv[4]))
+    if len(argv) >= 4 and argv[1] == 'torture-summary':
+        return summary(argv[2], argv[3:], 'torture')
     print(__doc__, file=sys.stderr)
     return 2
 
