@@ -1649,6 +1649,44 @@ static void flush_delayed_work_runs_a_pending_item_now(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, delayed_work_pending(&p->dwork));
 }
 
+/*
+ * A flusher of an item waiting in a rebuilt ordered workqueue's new pwq
+ * has its barrier linked behind the item; cancelling the item hands the
+ * barrier on, and the flusher returns once the older item is done, with
+ * nothing else queued.  (6.12 moves the barrier to the pool's worklist
+ * without waking the pool, which nothing else may wake: the flusher, and
+ * every later item of the workqueue, wait for good.  The torture test
+ * found it on stock.)
+ */
+static void ordered_flusher_of_a_cancelled_waiting_item_returns(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_ordered_new(test);
+	struct wqk_probe *a = wqk_gated_probe(test, NULL);
+	struct wqk_probe *x = wqk_probe_new(test, NULL);
+	struct wqk_probe *y = wqk_probe_new(test, NULL);
+	struct wqk_waiter *w;
+	bool returned;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs to exclude one");
+	queue_work(wq, &a->work);
+	WQK_WAIT(test, &a->started);
+	wqk_exclude_cpus(test, cpumask_of(wqk_last_online_cpu()));
+	queue_work(wq, &x->work);
+	w = wqk_waiter_start(test, WQK_FLUSH_WORK, wq, x);
+	KUNIT_EXPECT_TRUE(test, cancel_work(&x->work));
+	wqk_open(a);
+	WQK_WAIT(test, &a->finished);
+	returned = wait_for_completion_timeout(&w->th->done, WQK_TIMEOUT);
+	KUNIT_EXPECT_TRUE_MSG(test, returned, "the flusher of the cancelled item still waits");
+	if (!returned) {
+		/* an item queued behind wakes the pool, so the flusher ends */
+		queue_work(wq, &y->work);
+		WQK_WAIT(test, &w->th->done);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&x->runs), 0);
+}
+
 static struct kunit_case wqk_flush_cases[] = {
 	KUNIT_CASE_PARAM(flush_workqueue_waits_for_every_earlier_item,
 			 wqk_kind_gen_params),
@@ -1669,6 +1707,7 @@ static struct kunit_case wqk_flush_cases[] = {
 			 wqk_kind_gen_params),
 	KUNIT_CASE_PARAM(flush_delayed_work_runs_a_pending_item_now,
 			 wqk_kind_gen_params),
+	KUNIT_CASE(ordered_flusher_of_a_cancelled_waiting_item_returns),
 	{}
 };
 
