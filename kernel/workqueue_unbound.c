@@ -252,17 +252,39 @@ void __init wq_init_pod_types_early(void)
 	}
 }
 
+/* Free what init_pod_type() allocated for @pt, whose pods are replaced. */
+static void __init free_pod_type(struct wq_pod_type *pt)
+{
+	int i;
+
+	for (i = 0; pt->pod_cpus && i < pt->nr_pods; i++)
+		free_cpumask_var(pt->pod_cpus[i]);
+	kfree(pt->pod_cpus);
+	kfree(pt->pod_node);
+	kfree(pt->cpu_pod);
+}
+
+/* Replace @pt's early pods (one of all CPUs) with the topology's. */
+static void __init reinit_pod_type(struct wq_pod_type *pt,
+				   bool (*same)(int a, int b))
+{
+	wq_assert_L();
+	free_pod_type(pt);
+	init_pod_type(pt, same);
+}
+
 /**
  * wq_init_pod_types - pods of each affinity scope from the topology
  *
- * Context: boot, from workqueue_init_topology().
+ * Context: boot, from workqueue_init_topology(); L (readers of the pods
+ * hold it, and the early pods are freed).
  */
 static void __init wq_init_pod_types(void)
 {
-	init_pod_type(&wq_pod_types[WQ_AFFN_CPU], cpus_dont_share);
-	init_pod_type(&wq_pod_types[WQ_AFFN_SMT], cpus_share_smt);
-	init_pod_type(&wq_pod_types[WQ_AFFN_CACHE], cpus_share_cache);
-	init_pod_type(&wq_pod_types[WQ_AFFN_NUMA], cpus_share_numa);
+	reinit_pod_type(&wq_pod_types[WQ_AFFN_CPU], cpus_dont_share);
+	reinit_pod_type(&wq_pod_types[WQ_AFFN_SMT], cpus_share_smt);
+	reinit_pod_type(&wq_pod_types[WQ_AFFN_CACHE], cpus_share_cache);
+	reinit_pod_type(&wq_pod_types[WQ_AFFN_NUMA], cpus_share_numa);
 }
 
 /*
@@ -830,8 +852,8 @@ void __init wq_unbound_topology_init(void)
 	struct workqueue_struct *wq;
 	int cpu;
 
-	wq_init_pod_types();
 	mutex_lock(&wq_pool_mutex);
+	wq_init_pod_types();
 	wq_topo_initialized = true;
 	list_for_each_entry(wq, &workqueues, list) {
 		if (!(wq->flags & WQ_UNBOUND))
