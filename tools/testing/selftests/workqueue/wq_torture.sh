@@ -51,6 +51,26 @@ kmemleak_new() {
 	grep -c 'unreferenced object' "$KMEMLEAK"
 }
 
+# last PATTERN: the last kernel message with PATTERN in it.
+last() {
+	dmesg | grep -- "$1" | tail -n 1
+}
+
+# succeeded: the module's verdict.
+succeeded() {
+	last 'wq-torture:--- End of test:' | grep -q SUCCESS
+}
+
+# every_op_ran: no operation count of the last statistics is 0.
+every_op_ran() {
+	last 'wq-torture: ops:' | grep -qvE ':0( |$)'
+}
+
+# hotplug_ran: CPUs came online at least once (torture_onoff's count).
+hotplug_ran() {
+	last 'wq-torture: hotplug: onoff:' | grep -qv 'onoff: 0/'
+}
+
 ktap_print_header
 wqt=$(find_module workqueue_torture)
 tor=$(find_module torture)
@@ -71,20 +91,17 @@ faults_off
 dmesg | grep -- 'wq-torture:' | tail -n 5 | while read -r line; do
 	ktap_print_msg "$line"
 done
-check "the ledger holds: End of test: SUCCESS" \
-	sh -c "dmesg | grep -q 'wq-torture:--- End of test: SUCCESS'"
-check "every kind of operation ran" \
-	sh -c "dmesg | grep -- 'wq-torture: ops:' | tail -n 1 | grep -qvE ':0( |\$)'"
+check "the ledger holds: End of test: SUCCESS" succeeded
+check "every kind of operation ran" every_op_ran
 
 if [ -f /sys/devices/system/cpu/cpu1/online ]; then
-	check "CPUs went off and on line" \
-		sh -c "dmesg | grep -- 'wq-torture: hotplug: onoff:' | tail -n 1 | grep -qv 'onoff: 0/'"
+	check "CPUs went off and on line" hotplug_ran
 else
 	ktap_test_skip "CPUs went off and on line (one CPU)"
 fi
 
 if [ -d "$DBG/failslab" ]; then
-	hit=$(dmesg | grep -o 'faults: tried [0-9]* hit [0-9]*' | tail -n 1 | awk '{print $5}')
+	hit=$(last 'wq-torture: faults:' | grep -o 'hit [0-9]*' | cut -d' ' -f2)
 	check "allocation faults were injected ($hit)" [ "${hit:-0}" -gt 0 ]
 else
 	ktap_test_skip "allocation faults were injected (no CONFIG_FAILSLAB)"
