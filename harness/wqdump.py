@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""tools/workqueue/wq_dump.py on stock and on the rework, same guest.
+"""The drgn scripts of tools/workqueue/ on stock and on the rework, same guest.
 
   wqdump.py [SCENARIO...]
 
@@ -8,8 +8,9 @@ Each kernel, built with configs/dwarf.config (the debug configuration
 with DWARF and a vmcoreinfo note), boots the test guest (4 CPUs, 2 NUMA
 nodes) with QEMU's vmcoreinfo device.  The guest applies SCENARIO, says
 it is ready and waits; the host then dumps its memory through QMP and
-runs the kernel's own drgn script, tools/workqueue/wq_dump.py, on the
-dump.  Scenarios:
+runs the kernel's own drgn scripts on the dump: tools/workqueue/wq_dump.py
+and wq_monitor.py, unmodified from 6.12, on both kernels, and the
+rework's wq_hist.py on the rework.  Scenarios:
 
   boot         nothing changed
   no-node1     unbound work kept off node 1 (the unbound cpumask is 0-1)
@@ -21,8 +22,12 @@ of worker pools (by kind, CPUs and nice level, not by ID), the pool of
 every CPU of every workqueue (by those same descriptions), the CPUs of
 every rescuer and the per-node max_active quotas of unbound workqueues.
 Reference counts, worker counts and pool IDs are left out: they depend on
-what ran before.  The last line is "N passed, N failed"; a difference
-fails its scenario.  DRGN names the drgn to run (default: drgn).
+what ran before.  wq_monitor.py (-i 0, one report) must print the same
+header and columns on both kernels and every workqueue of stock's on the
+rework too; wq_hist.py must show the histograms of the system workqueue
+"events".  The outputs are printed for the boot scenario and kept in
+$OUT/wqdump/.  The last line is "N passed, N failed"; a difference fails
+its check.  DRGN names the drgn to run (default: drgn).
 """
 import json
 import os
@@ -39,8 +44,10 @@ import guest  # noqa: E402
 CFG = 'dwarf'
 OUT = os.path.join(guest.OUT, 'wqdump')
 READY = 'WQDUMP-READY'
-WQ_DUMP = os.path.join(guest.BUILD, 'src', 'linux', 'tools', 'workqueue',
-                       'wq_dump.py')
+# 6.12's own scripts, from the pristine source; ours from the rework tree
+STOCK_TOOLS = os.path.join(guest.BUILD, 'src', 'linux', 'tools', 'workqueue')
+WQ_HIST = os.path.join(guest.BUILD, 'rework', 'src', 'tools', 'workqueue',
+                       'wq_hist.py')
 SCENARIOS = {
     'boot': '',
     'no-node1': 'echo 3 > /sys/devices/virtual/workqueue/cpumask',
@@ -102,12 +109,41 @@ def dump_guest(wq, scenario, core):
         raise RuntimeError(f'{wq}: the guest never got ready, see {log}')
 
 
-def run_wq_dump(wq, core):
-    """wq_dump.py's output on CORE."""
+def run_drgn(wq, core, script, *args):
+    """The output of drgn SCRIPT ARGS on CORE of kernel WQ."""
     vmlinux = os.path.join(guest.objdir(wq, CFG), 'vmlinux')
-    return subprocess.run([os.environ.get('DRGN', 'drgn'), '-q', '--no-default-symbols', '-c', core,
-                           '-s', vmlinux, WQ_DUMP], check=True,
+    return subprocess.run([os.environ.get('DRGN', 'drgn'), '-q',
+                           '--no-default-symbols', '-c', core, '-s', vmlinux,
+                           script, *args], check=True,
                           capture_output=True, text=True).stdout
+
+
+def monitor_shape(text):
+    """wq_monitor.py's header and {workqueue: number of columns}."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return '', {}
+    return lines[0].split(), {line.split()[0]: len(line.split())
+                              for line in lines[1:]}
+
+
+def monitor_differences(stock, rework):
+    """Where wq_monitor.py's output on the rework is not shaped as stock's."""
+    (sh, srows), (rh, rrows) = monitor_shape(stock), monitor_shape(rework)
+    out = [] if sh == rh and sh else [f'header: stock {sh} rework {rh}']
+    out += [f'{name}: stock only' for name in srows if name not in rrows]
+    out += [f'{name}: {srows[name]} columns on stock, {rrows[name]} on rework'
+            for name in srows if name in rrows and srows[name] != rrows[name]]
+    return out
+
+
+def hist_differences(text):
+    """What wq_hist.py's output on the rework lacks."""
+    if not re.search(r'^workqueue events: \d+ samples', text, re.M):
+        return ['no histograms of workqueue events']
+    if 'usecs' not in text:
+        return ['no histogram printed']
+    return []
 
 
 def sections(text):
@@ -203,32 +239,64 @@ def differences(a, b):
     return out
 
 
+def save(name, text, show):
+    """Keep TEXT in $OUT/wqdump/NAME; print it too if SHOW."""
+    with open(os.path.join(OUT, name), 'w') as f:
+        f.write(text)
+    if show:
+        print(f'--- {name}\n{text}--- end of {name}', flush=True)
+
+
+def dump_both(scenario, show):
+    """Dump each kernel after SCENARIO; the scripts' outputs per kernel."""
+    out = {}
+    for wq in ('stock', 'rework'):
+        core = os.path.join(OUT, f'{scenario}-{wq}.core')
+        print(f'==> {scenario}: {wq}', flush=True)
+        dump_guest(wq, scenario, core)
+        out[wq] = {
+            'dump': run_drgn(wq, core, os.path.join(STOCK_TOOLS, 'wq_dump.py')),
+            'monitor': run_drgn(wq, core, os.path.join(STOCK_TOOLS,
+                                                       'wq_monitor.py'),
+                                '-i', '0'),
+        }
+        if wq == 'rework':
+            out[wq]['hist'] = run_drgn(wq, core, WQ_HIST)
+        os.unlink(core)
+        save(f'{scenario}-{wq}.txt', out[wq]['dump'], False)
+        save(f'{scenario}-{wq}-monitor.txt', out[wq]['monitor'], show)
+    save(f'{scenario}-rework-hist.txt', out['rework']['hist'], show)
+    return out
+
+
+def report(scenario, what, diff):
+    """Print and keep DIFF; its PASS/FAIL line.  Returns whether it passed."""
+    with open(os.path.join(OUT, f'{scenario}-{what.split()[0]}-diff.txt'),
+              'w') as f:
+        f.write(''.join(d + '\n' for d in diff))
+    for d in diff:
+        print(f'  {scenario}: {d}')
+    print(f'{"FAIL" if diff else "PASS"}: {what} {scenario}', flush=True)
+    return not diff
+
+
 def main(argv):
     scenarios = argv[1:] or list(SCENARIOS)
     os.makedirs(OUT, exist_ok=True)
-    passed = failed = 0
+    results = []
     for scenario in scenarios:
-        got = {}
-        for wq in ('stock', 'rework'):
-            core = os.path.join(OUT, f'{scenario}-{wq}.core')
-            print(f'==> {scenario}: {wq}', flush=True)
-            dump_guest(wq, scenario, core)
-            text = run_wq_dump(wq, core)
-            os.unlink(core)
-            with open(os.path.join(OUT, f'{scenario}-{wq}.txt'), 'w') as f:
-                f.write(text)
-            got[wq] = facts(text)
-        diff = differences(got['stock'], got['rework'])
-        with open(os.path.join(OUT, f'{scenario}-diff.txt'), 'w') as f:
-            f.write(''.join(d + '\n' for d in diff))
-        for d in diff:
-            print(f'  {scenario}: {d}')
-        print(f'{"FAIL" if diff else "PASS"}: wq_dump.py {scenario}: '
-              f'stock and rework agree', flush=True)
-        passed += not diff
-        failed += bool(diff)
-    print(f'{passed} passed, {failed} failed')
-    return 1 if failed else 0
+        got = dump_both(scenario, scenario == 'boot')
+        results.append(report(scenario, 'wq_dump.py: stock and rework agree',
+                              differences(facts(got['stock']['dump']),
+                                          facts(got['rework']['dump']))))
+        results.append(report(scenario, 'wq_monitor.py: same shape on both',
+                              monitor_differences(got['stock']['monitor'],
+                                                  got['rework']['monitor'])))
+        results.append(report(scenario, 'wq_hist.py: histograms on the rework',
+                              hist_differences(got['rework']['hist'])))
+    passed = sum(results)
+    print(f'{passed} passed, {len(results) - passed} failed')
+    return 0 if passed == len(results) else 1
 
 
 if __name__ == '__main__':

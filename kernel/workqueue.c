@@ -808,6 +808,7 @@ struct flush_waiter {
  * @pwq: the pwq the barrier is queued on, @target's (I)
  * @rank: the rank the waiter lends (P of @target's pool)
  * @boost_node: on the target pwq's boosters list while the loan lasts (P)
+ * @since: when the wait began, for the histograms (I)
  */
 struct wq_barrier {
 	struct work_struct	work;
@@ -819,6 +820,7 @@ struct wq_barrier {
 	struct pool_workqueue	*pwq;
 	int			rank;
 	struct list_head	boost_node;
+	u64			since;
 };
 
 static void wq_barrier_func(struct work_struct *work);
@@ -1468,6 +1470,7 @@ static void worker_begin_item_locked(struct worker *worker,
 	pwq->stats[PWQ_STAT_STARTED]++;
 	/* the watchdog's sign of progress */
 	pool->watchdog_ts = jiffies;
+	wq_hist_start_locked(worker, pwq, work);
 }
 
 static void worker_end_item_locked(struct worker *worker)
@@ -1555,6 +1558,7 @@ static void process_one_work(struct worker *worker, struct work_struct *work)
 	if (wq_map)
 		lock_map_release(pwq->wq->lockdep_map);
 	check_work_leaks(worker, func, lock_depth, bh);
+	wq_hist_done(worker, pwq, func, bh);
 	if (!bh)
 		cond_resched();
 
@@ -2264,6 +2268,7 @@ static void activate_work_locked(struct pool_workqueue *pwq,
 		pool->watchdog_ts = jiffies;
 	move_linked_works(work, &pool->worklist, NULL);
 	__clear_bit(WORK_STRUCT_INACTIVE_BIT, work_data_bits(work));
+	wq_hist_activate_locked(pwq, work);
 }
 
 /*
@@ -2733,6 +2738,7 @@ static void __queue_work(int req_cpu, struct workqueue_struct *wq,
 	struct pool_workqueue *pwq;
 	struct worker_pool *pool;
 	unsigned long flags;
+	bool active;
 	int cpu;
 
 	lockdep_assert_irqs_disabled();
@@ -2768,8 +2774,9 @@ retry:
 
 	pwq->nr_in_flight[pwq->work_color]++;
 	flags = color_data(pwq->work_color);
-	if (list_empty(&pwq->inactive_works) &&
-	    pwq_tryinc_nr_active_locked(pwq, false)) {
+	active = list_empty(&pwq->inactive_works) &&
+		 pwq_tryinc_nr_active_locked(pwq, false);
+	if (active) {
 		trace_workqueue_activate_work(work);
 		if (list_empty(&pool->worklist))
 			pool->watchdog_ts = jiffies;
@@ -2779,6 +2786,8 @@ retry:
 		insert_work_locked(pwq, work, &pwq->inactive_works,
 				   flags | WORK_STRUCT_INACTIVE);
 	}
+	/* the histograms sample one item in so many (workqueue_hist.c) */
+	wq_hist_queued_locked(pwq, work, active);
 unlock:
 	raw_spin_unlock(&pool->lock);
 out:
@@ -2986,6 +2995,8 @@ static void wq_barrier_func(struct work_struct *work)
 	struct wq_barrier *barr = container_of(work, struct wq_barrier, work);
 	struct task_struct *waiter = get_task_struct(barr->task);
 
+	/* the pwq holds its workqueue until this barrier is done */
+	wq_hist_flushed(barr->pwq->wq, barr->since);
 	/* the waiter may return (and @barr go) once it sees @done */
 	smp_store_release(&barr->done, true);
 	wake_up_process(waiter);
@@ -3146,6 +3157,7 @@ static void insert_wq_barrier_locked(struct pool_workqueue *pwq,
 	barr->pwq = pwq;
 	barr->rank = task_rank(current);
 	INIT_LIST_HEAD(&barr->boost_node);
+	barr->since = static_branch_likely(&wq_hist_on) ? wq_hist_clock() : 0;
 
 	if (worker) {
 		head = worker->scheduled.next;
@@ -3476,6 +3488,7 @@ static void flush_lend(struct workqueue_struct *wq, struct flush_waiter *f,
  */
 void __flush_workqueue(struct workqueue_struct *wq)
 {
+	u64 since = static_branch_likely(&wq_hist_on) ? wq_hist_clock() : 0;
 	struct flush_waiter f;
 	bool own;
 
@@ -3494,6 +3507,7 @@ void __flush_workqueue(struct workqueue_struct *wq)
 		reinit_completion(&f.done);
 	} while (!own);
 	flush_lend(wq, &f, false);
+	wq_hist_flushed(wq, since);
 }
 EXPORT_SYMBOL(__flush_workqueue);
 
@@ -3641,6 +3655,7 @@ static int try_to_grab_pending(struct work_struct *work, enum item_timer timer,
 
 			debug_work_deactivate(work);
 			unlink_queued_work_locked(pool, work, data);
+			wq_hist_unlink_locked(pwq, work);
 			pwq_unlist_if_drained_locked(pwq);
 			/* off queue before the counts: they may drop the lock */
 			set_work_off_queue(work, pool->id, pool_offq_bits(pool), true);

@@ -18,6 +18,7 @@
  *   4. global state, by the file that defines it
  *   5. walking pools and pwqs
  *   6. functions shared between the files, by the file that defines them
+ *      (the histogram hooks of the item's path among them)
  *
  * 1. Locking legend
  *
@@ -41,6 +42,8 @@
  *  N  nna->lock (raw spinlock): a node's active-item quota of an unbound
  *     workqueue and the pwqs waiting for it
  *  M  wq_mayday_lock (raw spinlock): rescue requests
+ *  H  wq->hist->lock (raw spinlock): the worst-offender lists of a
+ *     workqueue's histograms
  *  R  RCU (sched): pools looked up by ID, the list of workqueues, the pwq
  *     tables of workqueues
  *  X  used by the owning worker only, no lock
@@ -68,6 +71,7 @@
  *   (L is taken with and without the CPU hotplug lock: nothing under L
  *   may take it)
  *                                W  >  F      P  >  M      P  >  F
+ *                                W  >  H
  *
  * Two pool locks are never held at once: moving work between pools drops
  * one lock before taking the other.
@@ -159,18 +163,26 @@
  *
  *   the ticks of the pwq's workers add CPU time under data_race(): a
  *   statistic, which an update lost to a race only makes a tick short.
+ *
+ * wq->hist->slowest_start[], ->longest_run[] <- H:
+ *
+ *   the last entry's time is read with READ_ONCE() and without H to skip
+ *   the lock for a sample that would not enter the list; the list is
+ *   looked at again under H.
  */
 #ifndef _KERNEL_WORKQUEUE_IMPL_H
 #define _KERNEL_WORKQUEUE_IMPL_H
 
 #include <linux/hashtable.h>
 #include <linux/idr.h>
+#include <linux/jump_label.h>
 #include <linux/kthread.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
 #include <linux/rculist.h>
 #include <linux/workqueue.h>
+#include <linux/workqueue_hist.h>
 
 #include "workqueue_internal.h"
 
@@ -252,6 +264,51 @@ enum pool_workqueue_stats {
 
 /* 3. Structures */
 
+/* Histograms of sampled items; flush waits are kept per workqueue. */
+#define WQ_NR_ITEM_HISTS	WQ_HIST_FLUSH
+/* the worst items a workqueue keeps, per list */
+#define WQ_HIST_TOP		4
+
+/**
+ * struct wq_hist - item histograms, of one pwq or summed
+ * @count: per kind and bucket, the items the samples stand for
+ * @samples: sampled items
+ */
+struct wq_hist {
+	u64			count[WQ_NR_ITEM_HISTS][WQ_HIST_BUCKETS];
+	u64			samples;
+};
+
+/**
+ * struct wq_hist_top - a work function among a workqueue's worst
+ * @func: the function, %NULL for a free entry
+ * @ns: its worst time
+ */
+struct wq_hist_top {
+	work_func_t		func;
+	u64			ns;
+};
+
+/**
+ * struct wq_hist_wq - what a workqueue's histograms keep beside its pwqs'
+ * @lock: the H lock
+ * @retired: the histograms of pwqs released so far (W)
+ * @flush: flush waits per bucket (atomic)
+ * @slowest_start: functions of the sampled items that waited longest from
+ *	queueing to start, worst first (H; see Lockless reads)
+ * @longest_run: functions of the sampled items that ran longest, wall
+ *	clock, worst first (H; see Lockless reads)
+ * @since: when the histograms were last reset, ns since boot (W)
+ */
+struct wq_hist_wq {
+	raw_spinlock_t		lock;
+	struct wq_hist		retired;
+	atomic64_t		flush[WQ_HIST_BUCKETS];
+	struct wq_hist_top	slowest_start[WQ_HIST_TOP];
+	struct wq_hist_top	longest_run[WQ_HIST_TOP];
+	u64			since;
+};
+
 /**
  * struct worker_pool - workers and the one worklist they take items from
  * @lock: the pool lock (P)
@@ -327,6 +384,16 @@ struct worker_pool {
  * @pwqs_node: entry in wq->pwqs (W; R to walk)
  * @mayday_node: entry in wq->maydays (M)
  * @stats: PWQ_STAT_* counters (P; the tick adds CPU time without it)
+ * @hist: the pwq's histograms, allocated by the worker of its first
+ *	sampled item (P to set and to change; see kernel/workqueue_hist.c)
+ * @hist_work: the item being sampled, from queueing to start (P)
+ * @hist_queued: when it was queued (P)
+ * @hist_active: when it was activated, 0 while it is inactive (P)
+ * @hist_last: when the sample before it was taken (P)
+ * @hist_countdown: items to queue before the next sample (P)
+ * @hist_period: items per sample (P)
+ * @hist_weight: items the sample in flight stands for (P)
+ * @hist_carry: items whose sample could not be taken, carried on (P)
  * @release_work: frees the pwq in process context
  * @rcu: for freeing after readers are done
  *
@@ -349,6 +416,15 @@ struct pool_workqueue {
 	struct list_head	pwqs_node;
 	struct list_head	mayday_node;
 	u64			stats[PWQ_NR_STATS];
+	struct wq_hist		*hist;
+	struct work_struct	*hist_work;
+	u64			hist_queued;
+	u64			hist_active;
+	u64			hist_last;
+	int			hist_countdown;
+	unsigned int		hist_period;
+	unsigned int		hist_weight;
+	unsigned int		hist_carry;
 	struct kthread_work	release_work;
 	struct rcu_head		rcu;
 } __aligned(1 << WORK_STRUCT_PWQ_SHIFT);
@@ -372,6 +448,7 @@ struct wq_node_nr_active {
 };
 
 struct wq_device;
+struct dentry;
 
 /**
  * struct workqueue_struct - a workqueue: its pwqs and how to use them
@@ -402,6 +479,8 @@ struct wq_device;
  * @unbound_attrs: attributes requested for an unbound workqueue (W)
  * @dfl_pwq: pwq for CPUs whose pod has no usable CPU (W; R)
  * @wq_dev: the sysfs device of a WQ_SYSFS workqueue
+ * @hist: histograms of released pwqs, flush waits and the worst items,
+ *	%NULL with histograms off (I)
  * @lockdep_name: name of the lockdep map allocated for it
  * @key: lockdep class key of that map
  * @__lockdep_map: lockdep map the workqueue owns
@@ -435,6 +514,7 @@ struct workqueue_struct {
 	struct workqueue_attrs	*unbound_attrs;
 	struct pool_workqueue __rcu *dfl_pwq;
 	struct wq_device	*wq_dev;
+	struct wq_hist_wq	*hist;
 #ifdef CONFIG_LOCKDEP
 	char			*lockdep_name;
 	struct lock_class_key	key;
@@ -574,6 +654,77 @@ int format_worker_id(char *buf, size_t size, struct worker *worker,
 		     struct worker_pool *pool);
 bool wq_fail_worker_creation_now(void);
 bool wq_fail_pool_growth_now(void);
+
+/* kernel/workqueue_hist.c: the hooks on the path of an item */
+DECLARE_STATIC_KEY_TRUE(wq_hist_on);
+
+void wq_hist_sample_locked(struct pool_workqueue *pwq,
+			   struct work_struct *work, bool active);
+void wq_hist_activated_locked(struct pool_workqueue *pwq);
+void wq_hist_begin_locked(struct worker *worker, struct pool_workqueue *pwq);
+void wq_hist_end(struct worker *worker, struct pool_workqueue *pwq,
+		 work_func_t func, bool bh);
+void wq_hist_drop_locked(struct pool_workqueue *pwq);
+void wq_hist_flushed(struct workqueue_struct *wq, u64 start_ns);
+u64 wq_hist_clock(void);
+
+/* An item was queued on @pwq: one sample every hist_period items.  P. */
+static __always_inline void wq_hist_queued_locked(struct pool_workqueue *pwq,
+						  struct work_struct *work,
+						  bool active)
+{
+	if (static_branch_likely(&wq_hist_on) &&
+	    unlikely(--pwq->hist_countdown <= 0))
+		wq_hist_sample_locked(pwq, work, active);
+}
+
+/* @work of @pwq moved from its inactive list to the pool's.  P. */
+static __always_inline void wq_hist_activate_locked(struct pool_workqueue *pwq,
+						    struct work_struct *work)
+{
+	if (static_branch_likely(&wq_hist_on) && unlikely(pwq->hist_work == work))
+		wq_hist_activated_locked(pwq);
+}
+
+/* @worker takes @work of @pwq.  P. */
+static __always_inline void wq_hist_start_locked(struct worker *worker,
+						 struct pool_workqueue *pwq,
+						 struct work_struct *work)
+{
+	if (static_branch_likely(&wq_hist_on) && unlikely(pwq->hist_work == work))
+		wq_hist_begin_locked(worker, pwq);
+}
+
+/* @worker's function returned; no lock held. */
+static __always_inline void wq_hist_done(struct worker *worker,
+					 struct pool_workqueue *pwq,
+					 work_func_t func, bool bh)
+{
+	if (static_branch_likely(&wq_hist_on) && unlikely(worker->hist_flags))
+		wq_hist_end(worker, pwq, func, bh);
+}
+
+/* @work of @pwq leaves its list without running (cancelled).  P. */
+static __always_inline void wq_hist_unlink_locked(struct pool_workqueue *pwq,
+						  struct work_struct *work)
+{
+	if (static_branch_likely(&wq_hist_on) && unlikely(pwq->hist_work == work))
+		wq_hist_drop_locked(pwq);
+}
+
+/* kernel/workqueue_hist.c: the rest */
+void wq_hist_init(void);
+void wq_hist_debugfs_init(struct dentry *dir);
+int wq_hist_alloc_wq(struct workqueue_struct *wq);
+void wq_hist_free_wq(struct workqueue_struct *wq);
+void wq_hist_init_pwq(struct pool_workqueue *pwq);
+void wq_hist_retire_pwq(struct pool_workqueue *pwq);
+void wq_hist_free_pwq(struct pool_workqueue *pwq);
+void wq_hist_collect(struct workqueue_struct *wq, struct wq_hist *sum);
+void wq_hist_reset_kinds(struct workqueue_struct *wq, unsigned long kinds);
+int wq_hist_parse_reset(const char *buf, size_t count);
+ssize_t wq_hist_show_kind(struct workqueue_struct *wq, int kind, char *buf);
+extern const char * const wq_hist_names[WQ_NR_HISTS];
 
 /* kernel/workqueue_sysfs.c */
 #ifdef CONFIG_SYSFS

@@ -44,6 +44,12 @@ struct wq_barrier;
  * @boosted: @rank is above the worker's own (P)
  * @waiting: the flush_work() barrier the worker itself waits on, if any
  *	(P; set and cleared by the worker)
+ * @hist_flags: the item being run is sampled for the histograms, or its
+ *	pwq wants them allocated (X; see kernel/workqueue_hist.c)
+ * @hist_weight: the items the sampled item stands for (X)
+ * @hist_start: when it started (X)
+ * @hist_latency: its time from queueing to start (X)
+ * @hist_cpu: the task's CPU time when it started (X)
  *
  * Locking letters are those of the legend in kernel/workqueue_impl.h.
  */
@@ -71,6 +77,11 @@ struct worker {
 	int			rank;
 	bool			boosted;
 	struct wq_barrier	*waiting;
+	unsigned int		hist_flags;
+	unsigned int		hist_weight;
+	u64			hist_start;
+	u64			hist_latency;
+	u64			hist_cpu;
 };
 
 /* Scheduler hooks, called for tasks with PF_WQ_WORKER. */

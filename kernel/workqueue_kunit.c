@@ -24,6 +24,8 @@
  *  14. workqueue_stress      random queue/cancel/flush, exactly-once
  *  15. workqueue_rt          the WQ_RT class (skipped where it is absent)
  *  16. workqueue_pi          priority inheritance on wait (likewise)
+ *  17. workqueue_precise     precise delayed work (likewise)
+ *  18. workqueue_hist        per-workqueue histograms (likewise)
  *
  * Nothing here asserts speed: waits have generous timeouts that only matter
  * when a behaviour is broken, and "must not happen" checks are made by the
@@ -56,6 +58,9 @@
 #include <linux/workqueue.h>
 #ifdef WQ_HAS_PRECISE_WORK
 #include <linux/workqueue_precise.h>
+#endif
+#ifdef WQ_HAS_HISTOGRAMS
+#include <linux/workqueue_hist.h>
 #endif
 #include <uapi/linux/sched/types.h>
 
@@ -5305,12 +5310,376 @@ static struct kunit_suite wqk_precise_suite = {
 	.test_cases = wqk_precise_cases,
 };
 
+/* ------------------------------------------------------------------ */
+/* 18. workqueue_hist                                                  */
+/* ------------------------------------------------------------------ */
+
+#ifdef WQ_HAS_HISTOGRAMS
+static void wqk_hist_period_restore(void *old)
+{
+	workqueue_hist_set_period((unsigned long)old);
+}
+
+/* Sample one item in @period while the case runs. */
+static void wqk_hist_period(struct kunit *test, unsigned int period)
+{
+	int old = workqueue_hist_set_period(period);
+
+	KUNIT_ASSERT_GE(test, old, 0);
+	wqk_defer(test, wqk_hist_period_restore, (void *)(unsigned long)old);
+}
+
+/* The sleepable kinds, with max_active 1 (ordered ones have it anyway). */
+static struct workqueue_struct *wqk_kind_wq_one(struct kunit *test)
+{
+	static const unsigned int flags[] = {
+		[WQK_PERCPU] = 0, [WQK_HIGHPRI] = WQ_HIGHPRI,
+		[WQK_UNBOUND] = WQ_UNBOUND, [WQK_MEM_RECLAIM] = WQ_MEM_RECLAIM,
+	};
+	const enum wqk_kind *kind = test->param_value;
+
+	if (*kind == WQK_ORDERED)
+		return wqk_ordered_new(test);
+	return wqk_wq_new(test, flags[*kind], 1);
+}
+
+/*
+ * Ready @wq's pwq for @cpu: the worker of a pwq's first sampled item
+ * allocates its histograms, after the item.  Every item is sampled from
+ * here on, and the histograms start empty.
+ */
+
+static void wqk_hist_ready(struct kunit *test, struct workqueue_struct *wq,
+			   int cpu, bool bh)
+{
+	struct wqk_probe *first = __wqk_probe_new(test, NULL, bh);
+
+	wqk_hist_period(test, 1);
+	queue_work_on(cpu, wq, &first->work);
+	flush_work(&first->work);
+	workqueue_hist_reset(wq);
+}
+
+/* A per-CPU workqueue ready on @cpu. */
+static struct workqueue_struct *wqk_hist_wq(struct kunit *test, int max_active,
+					    int cpu)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, max_active);
+
+	wqk_hist_ready(test, wq, cpu, false);
+	return wq;
+}
+
+static u64 wqk_hist_total(struct kunit *test, struct workqueue_struct *wq,
+			  enum wq_hist_kind kind)
+{
+	u64 b[WQ_HIST_BUCKETS];
+	int n = workqueue_hist_read(wq, kind, b);
+
+	KUNIT_ASSERT_GE(test, n, 0);
+	return n;
+}
+
+/* The counts of @kind in the bucket that holds @us and above. */
+static u64 wqk_hist_from(struct kunit *test, struct workqueue_struct *wq,
+			 enum wq_hist_kind kind, u64 us)
+{
+	u64 b[WQ_HIST_BUCKETS], n = 0;
+	int i;
+
+	KUNIT_ASSERT_GE(test, workqueue_hist_read(wq, kind, b), 0);
+	for (i = min_t(int, fls64(us), WQ_HIST_BUCKETS - 1); i < WQ_HIST_BUCKETS; i++)
+		n += b[i];
+	return n;
+}
+
+/* The highest non-empty bucket of @kind, -1 if none. */
+static int wqk_hist_top_bucket(struct kunit *test, struct workqueue_struct *wq,
+			       enum wq_hist_kind kind)
+{
+	u64 b[WQ_HIST_BUCKETS];
+	int i;
+
+	KUNIT_ASSERT_GE(test, workqueue_hist_read(wq, kind, b), 0);
+	for (i = WQ_HIST_BUCKETS - 1; i >= 0; i--)
+		if (b[i])
+			return i;
+	return -1;
+}
+
+#define WQK_HIST_HOLD_MS	30
+#define WQK_HIST_SPIN_MS	5	/* under every CPU-intensive threshold */
+
+/*
+ * An item held behind max_active for 30 ms counts at least that long from
+ * queueing to activation; the item that held it, activated when queued,
+ * counts in the first bucket.
+ */
+static void hist_counts_the_time_behind_max_active(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_kind_wq_one(test);
+	struct wqk_probe *a = wqk_gated_probe(test, NULL);
+	struct wqk_probe *b = wqk_probe_new(test, NULL);
+	int cpu = wqk_last_online_cpu();
+	u64 buckets[WQ_HIST_BUCKETS];
+
+	wqk_hist_ready(test, wq, cpu, false);
+	queue_work_on(cpu, wq, &a->work);
+	WQK_WAIT(test, &a->started);
+	queue_work_on(cpu, wq, &b->work);
+	msleep(WQK_HIST_HOLD_MS);
+	wqk_open(a);
+	WQK_WAIT(test, &b->finished);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, workqueue_hist_read(wq, WQ_HIST_QUEUED, buckets), 2);
+	KUNIT_EXPECT_EQ(test, buckets[0], 1);
+	KUNIT_EXPECT_EQ(test, wqk_hist_from(test, wq, WQ_HIST_QUEUED,
+					    WQK_HIST_HOLD_MS * USEC_PER_MSEC), 1);
+}
+
+static atomic_t wqk_hist_spin_go;
+
+/* Hold the worker without sleeping, so that no other worker is woken. */
+static void wqk_hist_spin_hook(struct wqk_probe *p)
+{
+	unsigned long until = jiffies + WQK_TIMEOUT;
+
+	while (!atomic_read(&wqk_hist_spin_go) && time_before(jiffies, until))
+		cpu_relax();
+}
+
+/*
+ * An active item behind one that keeps the pool's running worker busy
+ * (without sleeping, under the CPU-intensive threshold) counts that time
+ * from activation to start.
+ */
+static void hist_counts_the_time_waiting_for_a_worker(struct kunit *test)
+{
+	int cpu = wqk_last_online_cpu();
+	struct workqueue_struct *wq = wqk_hist_wq(test, 0, cpu);
+	struct wqk_probe *a = wqk_probe_new(test, NULL);
+	struct wqk_probe *b = wqk_probe_new(test, NULL);
+
+	atomic_set(&wqk_hist_spin_go, 0);
+	a->hook = wqk_hist_spin_hook;
+	queue_work_on(cpu, wq, &a->work);
+	WQK_WAIT(test, &a->started);
+	queue_work_on(cpu, wq, &b->work);
+	msleep(WQK_HIST_SPIN_MS);
+	atomic_set(&wqk_hist_spin_go, 1);
+	WQK_WAIT(test, &b->finished);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_WAITING), 2);
+	/* B waited from before the sleep began */
+	KUNIT_EXPECT_EQ(test, wqk_hist_from(test, wq, WQ_HIST_WAITING,
+					    WQK_HIST_SPIN_MS * USEC_PER_MSEC), 1);
+}
+
+/* A sleeping item counts its sleep on the clock, not on the CPU. */
+static void hist_counts_a_sleep_as_run_time_not_cpu_time(struct kunit *test)
+{
+	int cpu = wqk_last_online_cpu();
+	struct workqueue_struct *wq = wqk_hist_wq(test, 0, cpu);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	int run;
+
+	p->sleep_ms = WQK_HIST_HOLD_MS;
+	queue_work_on(cpu, wq, &p->work);
+	flush_work(&p->work);
+	KUNIT_ASSERT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_RUNNING), 1);
+	KUNIT_ASSERT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_CPU), 1);
+	run = wqk_hist_top_bucket(test, wq, WQ_HIST_RUNNING);
+	KUNIT_EXPECT_GE(test, run, fls64(WQK_HIST_HOLD_MS * USEC_PER_MSEC));
+	KUNIT_EXPECT_LT(test, wqk_hist_top_bucket(test, wq, WQ_HIST_CPU), run);
+}
+
+/* An item that burns the CPU counts that time on the CPU. */
+static void hist_counts_a_burn_as_cpu_time(struct kunit *test)
+{
+	int cpu = wqk_last_online_cpu();
+	struct workqueue_struct *wq = wqk_hist_wq(test, 0, cpu);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	p->burn_us = WQK_HIST_SPIN_MS * USEC_PER_MSEC;
+	queue_work_on(cpu, wq, &p->work);
+	flush_work(&p->work);
+	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_CPU), 1);
+	/* other tasks may preempt the burn: half of it is enough */
+	KUNIT_EXPECT_EQ(test, wqk_hist_from(test, wq, WQ_HIST_CPU,
+					    WQK_HIST_SPIN_MS * USEC_PER_MSEC / 2), 1);
+}
+
+/* A BH item runs in softirq: its run time counts, it has no CPU time. */
+static void hist_counts_bh_items_without_cpu_time(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_BH, 0);
+	struct wqk_probe *p = wqk_bh_probe_new(test, NULL);
+	int cpu = wqk_last_online_cpu();
+
+	wqk_hist_ready(test, wq, cpu, true);
+	queue_work_on(cpu, wq, &p->work);
+	flush_work(&p->work);
+	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_RUNNING), 1);
+	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_CPU), 0);
+}
+
+struct wqk_hist_opener {
+	struct delayed_work dwork;
+	struct wqk_probe *p;
+};
+
+static void wqk_hist_open_fn(struct work_struct *work)
+{
+	wqk_open(container_of(to_delayed_work(work), struct wqk_hist_opener,
+			      dwork)->p);
+}
+
+static void wqk_hist_opener_cleanup(void *arg)
+{
+	cancel_delayed_work_sync(&((struct wqk_hist_opener *)arg)->dwork);
+}
+
+/*
+ * flush_work() on an item that runs 30 ms more counts about that long;
+ * flush_workqueue() on the idle workqueue counts too.
+ */
+static void hist_counts_flush_waits(struct kunit *test)
+{
+	int cpu = wqk_last_online_cpu();
+	struct workqueue_struct *wq = wqk_hist_wq(test, 0, cpu);
+	struct wqk_probe *p = wqk_gated_probe(test, NULL);
+	struct wqk_hist_opener *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	INIT_DELAYED_WORK(&o->dwork, wqk_hist_open_fn);
+	o->p = p;
+	wqk_defer(test, wqk_hist_opener_cleanup, o);
+	queue_work_on(cpu, wq, &p->work);
+	WQK_WAIT(test, &p->started);
+	/* the flush below begins before the opener's timer can expire */
+	queue_delayed_work(system_wq, &o->dwork,
+			   msecs_to_jiffies(WQK_HIST_HOLD_MS) + 1);
+	KUNIT_EXPECT_TRUE(test, flush_work(&p->work));
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_FLUSH), 2);
+	KUNIT_EXPECT_EQ(test, wqk_hist_from(test, wq, WQ_HIST_FLUSH,
+					    WQK_HIST_HOLD_MS * USEC_PER_MSEC), 1);
+}
+
+#define WQK_HIST_PERIOD	4
+
+/*
+ * With one item in 4 sampled, each sample stands for the 4 items queued
+ * since the one before: 1 + 4n items count as 1 + 4n.
+ */
+static void hist_samples_stand_for_the_items_between_them(struct kunit *test)
+{
+	int cpu = wqk_last_online_cpu(), i, n = 1 + 10 * WQK_HIST_PERIOD;
+	struct workqueue_struct *wq = wqk_hist_wq(test, 0, cpu);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	wqk_hist_period(test, WQK_HIST_PERIOD);
+	for (i = 0; i < n; i++) {
+		queue_work_on(cpu, wq, &p->work);
+		flush_work(&p->work);
+	}
+	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_RUNNING), n);
+	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_QUEUED), n);
+}
+
+/*
+ * One sample at a time per pwq: items queued while one is in flight count
+ * with the next sample, and a sampled item cancelled before it runs is
+ * left out, the items it stood for are not.
+ */
+static void hist_counts_items_behind_a_sample_and_not_a_cancelled_one(struct kunit *test)
+{
+	int cpu = wqk_last_online_cpu(), i;
+	struct workqueue_struct *wq = wqk_hist_wq(test, 1, cpu);
+	struct wqk_probe *a = wqk_gated_probe(test, NULL);
+	struct wqk_probe *p[4];
+
+	for (i = 0; i < ARRAY_SIZE(p); i++)
+		p[i] = wqk_probe_new(test, NULL);
+	queue_work_on(cpu, wq, &a->work);		/* sample 1 */
+	WQK_WAIT(test, &a->started);
+	queue_work_on(cpu, wq, &p[0]->work);		/* sample 2, inactive */
+	queue_work_on(cpu, wq, &p[1]->work);		/* carried */
+	queue_work_on(cpu, wq, &p[2]->work);		/* carried */
+	KUNIT_EXPECT_TRUE(test, cancel_work(&p[0]->work));
+	wqk_open(a);
+	flush_workqueue(wq);
+	queue_work_on(cpu, wq, &p[3]->work);		/* stands for 3 */
+	flush_workqueue(wq);
+	/* a, p[1], p[2] and p[3] ran */
+	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_RUNNING), 4);
+}
+
+/* A reset clears every histogram of the workqueue, and only its. */
+static void hist_reset_clears_every_histogram(struct kunit *test)
+{
+	int cpu = wqk_last_online_cpu(), k;
+	struct workqueue_struct *wq = wqk_hist_wq(test, 0, cpu);
+	struct workqueue_struct *other = wqk_hist_wq(test, 0, cpu);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	struct wqk_probe *q = wqk_probe_new(test, NULL);
+
+	queue_work_on(cpu, wq, &p->work);
+	queue_work_on(cpu, other, &q->work);
+	flush_work(&p->work);
+	flush_work(&q->work);
+	flush_workqueue(wq);
+	for (k = 0; k < WQ_NR_HISTS; k++)
+		KUNIT_EXPECT_GT_MSG(test, wqk_hist_total(test, wq, k), 0,
+				    "histogram %d", k);
+	workqueue_hist_reset(wq);
+	for (k = 0; k < WQ_NR_HISTS; k++)
+		KUNIT_EXPECT_EQ_MSG(test, wqk_hist_total(test, wq, k), 0,
+				    "histogram %d", k);
+	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, other, WQ_HIST_RUNNING), 1);
+}
+
+/* Bad arguments: a period above the maximum changes nothing. */
+static void hist_refuses_a_period_out_of_range(struct kunit *test)
+{
+	wqk_hist_period(test, 7);
+	KUNIT_EXPECT_EQ(test, workqueue_hist_set_period(1 << 20), -EINVAL);
+	KUNIT_EXPECT_EQ(test, workqueue_hist_set_period(7), 7);
+}
+
+static struct kunit_case wqk_hist_cases[] = {
+	KUNIT_CASE_PARAM(hist_counts_the_time_behind_max_active, wqk_kind_gen_params),
+	KUNIT_CASE(hist_counts_the_time_waiting_for_a_worker),
+	KUNIT_CASE(hist_counts_a_sleep_as_run_time_not_cpu_time),
+	KUNIT_CASE(hist_counts_a_burn_as_cpu_time),
+	KUNIT_CASE(hist_counts_bh_items_without_cpu_time),
+	KUNIT_CASE(hist_counts_flush_waits),
+	KUNIT_CASE(hist_samples_stand_for_the_items_between_them),
+	KUNIT_CASE(hist_counts_items_behind_a_sample_and_not_a_cancelled_one),
+	KUNIT_CASE(hist_reset_clears_every_histogram),
+	KUNIT_CASE(hist_refuses_a_period_out_of_range),
+	{}
+};
+#else
+WQK_ABSENT_CASE(histograms_are_absent, "needs WQ_HAS_HISTOGRAMS (no histograms in this tree)")
+
+static struct kunit_case wqk_hist_cases[] = {
+	KUNIT_CASE(histograms_are_absent),
+	{}
+};
+#endif
+
+static struct kunit_suite wqk_hist_suite = {
+	.name = "workqueue_hist",
+	.test_cases = wqk_hist_cases,
+};
+
 kunit_test_suites(&wqk_queue_suite, &wqk_ordered_suite, &wqk_concurrency_suite,
 		  &wqk_flush_suite, &wqk_cancel_suite, &wqk_disable_suite,
 		  &wqk_bh_suite, &wqk_unbound_suite, &wqk_introspect_suite,
 		  &wqk_rescuer_suite, &wqk_hotplug_suite, &wqk_lifecycle_suite,
 		  &wqk_stress_suite, &wqk_rt_suite, &wqk_pi_suite,
-		  &wqk_precise_suite);
+		  &wqk_precise_suite, &wqk_hist_suite);
 
 MODULE_DESCRIPTION("KUnit conformance suite for workqueues");
 MODULE_LICENSE("GPL");

@@ -184,12 +184,16 @@ static void wq_free_node_nr_active(struct workqueue_struct *wq)
 void discard_pwq(struct pool_workqueue *pwq)
 {
 	WARN_ON_ONCE(pwq->refcnt);
+	wq_hist_free_pwq(pwq);
 	kmem_cache_free(pwq_cache, pwq);
 }
 
 static void rcu_free_pwq(struct rcu_head *rcu)
 {
-	kmem_cache_free(pwq_cache, container_of(rcu, struct pool_workqueue, rcu));
+	struct pool_workqueue *pwq = container_of(rcu, struct pool_workqueue, rcu);
+
+	wq_hist_free_pwq(pwq);
+	kmem_cache_free(pwq_cache, pwq);
 }
 
 static void rcu_free_wq(struct rcu_head *rcu)
@@ -199,6 +203,7 @@ static void rcu_free_wq(struct rcu_head *rcu)
 	if (wq->flags & WQ_UNBOUND)
 		wq_free_node_nr_active(wq);
 	wq_free_lockdep_name(wq);
+	wq_hist_free_wq(wq);
 	free_percpu(wq->cpu_pwq);
 	free_workqueue_attrs(wq->unbound_attrs);
 	kfree(wq);
@@ -249,6 +254,8 @@ static void pwq_release_workfn(struct kthread_work *work)
 	bool last;
 
 	mutex_lock(&wq->mutex);
+	/* readers of the histograms find its counts in one place or the other */
+	wq_hist_retire_pwq(pwq);
 	list_del_rcu(&pwq->pwqs_node);
 	last = list_empty(&wq->pwqs);
 	if (!last && wq_is_ordered(wq))
@@ -299,6 +306,7 @@ struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,
 	INIT_LIST_HEAD(&pwq->pwqs_node);
 	INIT_LIST_HEAD(&pwq->mayday_node);
 	kthread_init_work(&pwq->release_work, pwq_release_workfn);
+	wq_hist_init_pwq(pwq);
 	return pwq;
 }
 
@@ -494,6 +502,8 @@ alloc_wq_va(const char *fmt, unsigned int flags, int max_active,
 		if (!wq->unbound_attrs || wq_alloc_node_nr_active(wq))
 			goto err_free;
 	}
+	if (wq_hist_alloc_wq(wq))
+		goto err_free;
 	/*
 	 * From the pwq table to the list of workqueues under one hold of L:
 	 * CPU hotplug and unbound cpumask changes update listed workqueues
@@ -525,6 +535,7 @@ err_free:
 		wq_free_node_nr_active(wq);
 	wq_unregister_lockdep(wq);
 	wq_free_lockdep_name(wq);
+	wq_hist_free_wq(wq);
 	free_percpu(wq->cpu_pwq);
 	free_workqueue_attrs(wq->unbound_attrs);
 	kfree(wq);
@@ -988,6 +999,7 @@ void __init workqueue_init_early(void)
 	int cpu, i;
 
 	BUILD_BUG_ON(__alignof__(struct pool_workqueue) < __alignof__(long long));
+	wq_hist_init();
 	wq_unbound_cpumask_init();
 	/* nohz_full: power-efficient items go unbound, to housekeeping CPUs */
 	if (housekeeping_enabled(HK_TYPE_TICK))

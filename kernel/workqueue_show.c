@@ -791,6 +791,7 @@ static int __init wq_debugfs_init(void)
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 	fault_create_debugfs_attr("fail_pool_growth", dir, &wq_fail_growth);
 #endif
+	wq_hist_debugfs_init(dir);
 	return 0;
 }
 late_initcall(wq_debugfs_init);

@@ -8,9 +8,11 @@
  *
  * and per WQ_SYSFS workqueue, in a directory named after it:
  *
- *   per_cpu, max_active                      every workqueue
+ *   per_cpu, max_active, rt                  every workqueue
  *   nice, cpumask, affinity_scope,
  *   affinity_strict                          unbound workqueues only
+ *   histograms/queued, waiting, running,
+ *   cpu, flush, worst                        with histograms on
  *
  * Writes that do not parse or are out of range fail with -EINVAL and
  * change nothing.  Locking letters are those of kernel/workqueue_impl.h.
@@ -22,6 +24,7 @@
  */
 #include <linux/device.h>
 #include <linux/slab.h>
+#include <linux/workqueue_hist.h>
 
 #include "workqueue_impl.h"
 
@@ -251,7 +254,79 @@ static const struct attribute_group wq_sysfs_group = {
 	.attrs		= wq_sysfs_attrs,
 	.is_visible	= wq_sysfs_attr_visible,
 };
-__ATTRIBUTE_GROUPS(wq_sysfs);
+
+/*
+ * histograms/: one file per histogram and one of the worst items (see
+ * kernel/workqueue_hist.c); writing "reset" (or "0") clears the file's.
+ */
+struct wq_hist_attr {
+	struct device_attribute	attr;
+	int			kind;	/* enum wq_hist_kind, WQ_NR_HISTS: worst */
+};
+
+static int hist_attr_kind(struct device_attribute *attr)
+{
+	return container_of(attr, struct wq_hist_attr, attr)->kind;
+}
+
+static ssize_t hist_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return wq_hist_show_kind(dev_to_wq(dev), hist_attr_kind(attr), buf);
+}
+
+static ssize_t hist_store(struct device *dev, struct device_attribute *attr,
+			  const char *buf, size_t count)
+{
+	int ret = wq_hist_parse_reset(buf, count);
+
+	if (ret)
+		return ret;
+	wq_hist_reset_kinds(dev_to_wq(dev), BIT(hist_attr_kind(attr)));
+	return count;
+}
+
+#define WQ_HIST_ATTR(_name, _kind)					\
+	static struct wq_hist_attr wq_hist_attr_##_name = {		\
+		.attr = __ATTR(_name, 0644, hist_show, hist_store),	\
+		.kind = (_kind),					\
+	}
+
+WQ_HIST_ATTR(queued, WQ_HIST_QUEUED);
+WQ_HIST_ATTR(waiting, WQ_HIST_WAITING);
+WQ_HIST_ATTR(running, WQ_HIST_RUNNING);
+WQ_HIST_ATTR(cpu, WQ_HIST_CPU);
+WQ_HIST_ATTR(flush, WQ_HIST_FLUSH);
+WQ_HIST_ATTR(worst, WQ_NR_HISTS);
+
+static struct attribute *wq_hist_attrs[] = {
+	&wq_hist_attr_queued.attr.attr,
+	&wq_hist_attr_waiting.attr.attr,
+	&wq_hist_attr_running.attr.attr,
+	&wq_hist_attr_cpu.attr.attr,
+	&wq_hist_attr_flush.attr.attr,
+	&wq_hist_attr_worst.attr.attr,
+	NULL,
+};
+
+/* Only with histograms on (workqueue.histograms). */
+static umode_t wq_hist_attr_visible(struct kobject *kobj,
+				    struct attribute *attr, int n)
+{
+	return dev_to_wq(kobj_to_dev(kobj))->hist ? attr->mode : 0;
+}
+
+static const struct attribute_group wq_hist_group = {
+	.name		= "histograms",
+	.attrs		= wq_hist_attrs,
+	.is_visible	= wq_hist_attr_visible,
+};
+
+static const struct attribute_group *wq_sysfs_groups[] = {
+	&wq_sysfs_group,
+	&wq_hist_group,
+	NULL,
+};
 
 static const struct bus_type wq_subsys = {
 	.name		= "workqueue",

@@ -49,6 +49,8 @@
  *            to fire while tasks are frozen.
  *   rt       write "create": a WQ_RT | WQ_SYSFS workqueue, twq_rt, for the
  *            sysfs selftest (EOPNOTSUPP without WQ_RT); read: its name.
+ *   hist     write "slow": twice an item that sleeps 20 ms on twq_percpu,
+ *            for the histogram selftest; read: the workqueue's name.
  * While loaded it keeps two WQ_SYSFS workqueues for the sysfs selftest,
  * twq_unbound (WQ_UNBOUND) and twq_percpu.
  *
@@ -2661,7 +2663,8 @@ static ssize_t twq_run_write(struct file *file, const char __user *ubuf,
 }
 
 /*
- * The selftest hooks, churn, freezer, rt and timer: writing the verb starts one,
+ * The selftest hooks, churn, freezer, rt, timer and hist: writing the verb
+ * starts one,
  * reading reports its outcome (for churn, stopping it first).
  */
 struct twq_hook {
@@ -2744,6 +2747,42 @@ static const struct twq_hook twq_timer_hook = {
 	.verb = "arm", .start = twq_timer_arm, .report = twq_timer_show,
 };
 
+/*
+ * The hist hook: "slow" runs twq_hist_slow_fn(), which sleeps 20 ms, on
+ * twq_percpu, twice on the writer's CPU, one after the other (the first
+ * item of a pwq gets its histograms allocated, the second is timed), for
+ * the histogram selftest; reading names the workqueue.
+ */
+#define TWQ_HIST_SLOW_MS	20
+
+static void twq_hist_slow_fn(struct work_struct *work)
+{
+	msleep(TWQ_HIST_SLOW_MS);
+}
+
+static int twq_hist_slow(void)
+{
+	struct work_struct work;
+	int cpu = raw_smp_processor_id(), i;
+
+	INIT_WORK_ONSTACK(&work, twq_hist_slow_fn);
+	for (i = 0; i < 2; i++) {
+		queue_work_on(cpu, twq_sysfs_wq[1], &work);
+		flush_work(&work);
+	}
+	destroy_work_on_stack(&work);
+	return 0;
+}
+
+static int twq_hist_show(char *buf, size_t len)
+{
+	return scnprintf(buf, len, "twq_percpu\n");
+}
+
+static const struct twq_hook twq_hist_hook = {
+	.verb = "slow", .start = twq_hist_slow, .report = twq_hist_show,
+};
+
 static ssize_t twq_hook_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
@@ -2816,6 +2855,8 @@ static int __init twq_init(void)
 			    &twq_hook_fops);
 	INIT_DELAYED_WORK(&twq_timer_dwork, twq_timer_fn);
 	debugfs_create_file("timer", 0600, twq_dir, (void *)&twq_timer_hook,
+			    &twq_hook_fops);
+	debugfs_create_file("hist", 0600, twq_dir, (void *)&twq_hist_hook,
 			    &twq_hook_fops);
 	twq_tax_start();
 

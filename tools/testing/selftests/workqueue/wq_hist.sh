@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The workqueue histograms, where the kernel has them: the debugfs file
+# (every workqueue) and a WQ_SYSFS workqueue's histograms/ directory show
+# a 20 ms item of test_workqueue's (its run time, its function among the
+# longest runs); a write of anything but "reset" (garbage, a huge write,
+# an unknown workqueue) fails and changes nothing; "reset" clears what
+# the file shows.  Skipped where the kernel has no histograms.
+
+. "$(dirname "$0")/wq_lib.sh"
+
+DBG=/sys/kernel/debug/workqueue/histograms
+H=$WQ_SYSFS/twq_percpu/histograms
+SLOW=twq_hist_slow_fn
+PERIOD=/sys/module/workqueue/parameters/hist_period
+
+need_twq
+ktap_print_header
+if [ ! -f "$DBG" ]; then
+	ktap_skip_all "no workqueue histograms (not this kernel, or workqueue.histograms=0)"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 11
+
+# section WQ: the debugfs file's lines about workqueue WQ.
+section() {
+	awk -v wq="workqueue $1:" '/^workqueue / { on = index($0, wq) == 1 } on' "$DBG"
+}
+
+# shows WQ FUNC: the debugfs file names FUNC under workqueue WQ.
+shows() {
+	section "$1" | grep -q "$2"
+}
+
+# counted_from FILE US: FILE ("LOW_US COUNT" lines) counts items from US on.
+counted_from() {
+	awk -v us="$2" '$1 >= us && $2 > 0 { n++ } END { exit !n }' "$1"
+}
+
+# ours FILE: what FILE says of twq_percpu (the debugfs file shows every
+# workqueue, and others change meanwhile; its title line has the time).
+ours() {
+	if [ "$1" = "$DBG" ]; then
+		section twq_percpu | tail -n +2
+	else
+		cat "$1"
+	fi
+}
+
+# refused FILE DATA: writing DATA to FILE fails and FILE says the same of
+# twq_percpu as before.
+refused() {
+	local before after
+
+	before=$(ours "$1")
+	# the echo builtin reports a failed write, busybox's printf does not
+	if echo -n "$2" 2> /dev/null > "$1"; then
+		ktap_print_msg "$1 took '$(echo "$2" | head -c 40)'"
+		return 1
+	fi
+	after=$(ours "$1")
+	[ "$before" = "$after" ] && return 0
+	ktap_print_msg "$1 changed after a refused write"
+	return 1
+}
+
+# running_cleared_alone: running is empty, worst still names the item.
+running_cleared_alone() {
+	[ -z "$(cat "$H/running")" ] && grep -q "$SLOW" "$H/worst"
+}
+
+# forgotten: worst no longer names the item.
+forgotten() {
+	! grep -q "$SLOW" "$H/worst"
+}
+
+# huge N: N bytes of "reset reset ...".
+huge() {
+	yes reset | head -c "$1" | tr '\n' ' '
+}
+
+# every item sampled while this runs
+period=$(cat "$PERIOD")
+echo 1 > "$PERIOD"
+echo slow > "$TWQ_DEBUGFS/hist"
+check "sysfs has every histogram file" \
+	readable "$H/queued" "$H/waiting" "$H/running" "$H/cpu" "$H/flush" "$H/worst"
+# 20 ms falls in the bucket from 16384 us
+check "the 20 ms item counts in running" counted_from "$H/running" 16384
+check "its function is among the longest runs" grep -q "^run [0-9]* $SLOW" "$H/worst"
+check "debugfs shows the workqueue and the function" shows twq_percpu "$SLOW"
+check "garbage written to a sysfs file is refused" refused "$H/running" garbage
+check "a huge write to a sysfs file is refused" refused "$H/running" "$(huge 8000)"
+check "garbage written to debugfs is refused" refused "$DBG" "reset-all"
+check "a huge write to debugfs is refused" refused "$DBG" "$(huge 8000)"
+check "resetting an unknown workqueue is refused" refused "$DBG" "reset no_such_wq"
+
+echo reset > "$H/running"
+check "reset clears the sysfs file written, only it" running_cleared_alone
+echo "reset twq_percpu" > "$DBG"
+check "reset NAME in debugfs clears that workqueue" forgotten
+echo "$period" > "$PERIOD"
+ktap_finished
