@@ -16,27 +16,40 @@
  *   queue_try   queue attempts counted before the call, taken back when
  *               the call queued nothing
  *   queue_ok    queue calls that made the item pending, counted after
- *   cancel_try / cancel_ok   the same for cancels that removed a pending
- *               instance
- *   ran         runs of the item function
+ *   cancel_ok   cancels (and disables, and the moving part of a mod) that
+ *               removed a pending instance, counted after the call;
+ *               the call and its count are one read-side section of the
+ *               item's cancel_rwsem, so a checker that takes it for
+ *               writing sees every cancel that has removed an instance
+ *   ran         runs of the item function, counted when a run starts
+ *   finished    runs that have ended, counted as the function returns
  * and it checks:
  *   - a run never makes ran + cancel_ok exceed queue_try (nothing runs
  *     that was not queued, nothing runs twice);
  *   - an item never runs concurrently with itself;
- *   - after flush_work() or cancel_work_sync(), ran + cancel_try covers
- *     the queue_ok seen before the call (after flush_workqueue(), for the
- *     plain items of that workqueue);
+ *   - after flush_work() or cancel_work_sync(), finished + cancel_ok
+ *     covers the queue_ok seen before the call (after flush_workqueue(),
+ *     for the plain items of that workqueue): what was queued before has
+ *     finished or been cancelled;
+ *   - a delayed or precise item does not stay pending long past its
+ *     delay: an instance queued with a delay D that has neither started
+ *     nor been cancelled 10 s + 2 D later is a lost timer (checked with
+ *     the statistics and whenever its workqueue is closed);
  *   - an item disabled throughout a queue call is not queued;
  *   - an ordered workqueue runs one item at a time, its plain items in
  *     the order they were queued;
  *   - whenever a workqueue is drained or destroyed, and at the end, every
- *     item of it is exactly accounted for: queue_ok == ran + cancel_ok
- *     and no attempt is left over.
- * Faults: alloc_workqueue() and the sysfs attribute writes run with the
- * thread's fail_nth set (CONFIG_FAULT_INJECTION; failslab must not ignore
- * GFP_KERNEL, see the harness); a failed call must return an error and
- * leave the old workqueue or attributes in place.  Worker creation faults
- * are the implementation's business (its debugfs knobs).
+ *     item of it is exactly accounted for: queue_ok == finished +
+ *     cancel_ok and nothing runs.
+ * Faults: alloc_workqueue() and the sysfs attribute writes (per workqueue
+ * and the global unbound cpumask) run with the thread's fail_nth set
+ * (CONFIG_FAULT_INJECTION; failslab must not ignore GFP_KERNEL, see the
+ * harness) fault_rate % of the time, armed around the call alone; a failed
+ * call must return an error and leave the old workqueue or attributes in
+ * place, and a call that fails with no fault armed is an error.  Worker
+ * creation faults are the implementation's business (its debugfs knobs).
+ * Where the kernel has them, the workqueues' histograms are read and reset
+ * while all this goes on.
  *
  * Statistics every stat_interval seconds and at the end, which prints
  * "End of test: SUCCESS" or "End of test: FAILURE" in rcutorture's words.
@@ -51,11 +64,18 @@
  *                    tickets of every item of the slot
  *   wqt_slot.excl    (mutex) one exclusive section (drain, destroy) at a
  *                    time; with users == 0 and closed it owns slot->wq
- *   wqt_slot.attrs   (mutex) one sysfs attribute write per slot at a time
+ *   wqt_slot.attrs   (mutex) one sysfs attribute write or
+ *                    workqueue_set_max_active() per slot at a time
  *   wqt_item.op_mutex (mutex) disable, enable, mod and cancel_sync (which
  *                    disables while it waits) of the item: with it held,
  *                    our count of disables is the kernel's
+ *   wqt_item.cancel_rwsem (rw_semaphore) read: a cancel call and its
+ *                    count; write: a checker waiting for those in flight
+ *   wqt_item.timer_lock (spinlock, irq-safe) the newest timed instance
  *   wqt_global_attrs (mutex) the global unbound cpumask writes
+ * Order: op_mutex, then cancel_rwsem, then slot.lock; cpus_read_lock()
+ * (queue_on) is taken before slot.lock and timer_lock and never with
+ * op_mutex or cancel_rwsem.
  */
 #define pr_fmt(fmt) fmt
 
@@ -70,6 +90,7 @@
 #include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/ratelimit.h>
+#include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -78,6 +99,9 @@
 #include <linux/workqueue.h>
 #ifdef WQ_HAS_PRECISE_WORK
 #include <linux/workqueue_precise.h>
+#endif
+#ifdef WQ_HAS_HISTOGRAMS
+#include <linux/workqueue_hist.h>
 #endif
 
 MODULE_DESCRIPTION("Workqueue torture test");
@@ -98,6 +122,8 @@ static char *torture_type = "wq";
 
 #define WQT_ITEMS	8	/* items per slot */
 #define WQT_TICKETS	2	/* pending + running instance of an item */
+#define WQT_TIMER_SLACK	(10 * HZ)	/* a timed item late by more is lost */
+#define WQT_CPUMASK_PATH "/sys/devices/virtual/workqueue/cpumask"
 
 enum wqt_kind { WQT_PLAIN, WQT_DELAYED, WQT_RCU, WQT_PRECISE };
 
@@ -122,8 +148,12 @@ struct wqt_item {
 	int index;
 	struct wqt_slot *slot;
 	atomic_t running;
-	atomic_long_t queue_try, queue_ok, cancel_try, cancel_ok, ran;
+	atomic_long_t queue_try, queue_ok, cancel_ok, ran, finished;
 	struct mutex op_mutex;		/* disable, enable, mod, cancel_sync */
+	struct rw_semaphore cancel_rwsem; /* read: a cancel and its count */
+	spinlock_t timer_lock;		/* timer_inst, timer_limit */
+	long timer_inst;		/* newest timed instance (queue_ok) */
+	unsigned long timer_limit;	/* when it must have started by */
 	atomic_t disabled;		/* our disables not yet enabled */
 	atomic_t disable_gen;		/* changes with every disable/enable */
 	unsigned long tickets[WQT_TICKETS];	/* ordered: pending instances */
@@ -140,10 +170,10 @@ struct wqt_slot {
 	char wq_name[32];
 	spinlock_t lock;		/* closed, users, tickets */
 	bool closed;
-	int users;
+	int users;			/* written under lock, read without */
 	wait_queue_head_t users_wq;
 	struct mutex excl;		/* one drain or re-creation */
-	struct mutex attrs;		/* one sysfs attribute write */
+	struct mutex attrs;		/* one attribute write or max_active */
 	atomic_t running;		/* items running now (ordered check) */
 	unsigned long next_ticket, last_ticket;
 	struct wqt_item items[WQT_ITEMS];
@@ -192,19 +222,42 @@ static struct task_struct *wqt_stats_task;
 static DEFINE_MUTEX(wqt_global_attrs);
 static atomic_long_t wqt_errors;
 static bool wqt_global_cpumask_changed;
+static char *wqt_saved_cpumask;	/* the global cpumask at load, "%*pb\n" */
 
-/* Operations, counted for the statistics. */
+/*
+ * Operations, counted for the statistics.  Those the kernel may lack
+ * exist only where it has them, so that every operation listed runs.
+ */
 enum wqt_op {
 	WQT_OP_QUEUE, WQT_OP_QUEUE_ON, WQT_OP_MOD, WQT_OP_CANCEL,
 	WQT_OP_CANCEL_SYNC, WQT_OP_FLUSH, WQT_OP_FLUSH_WQ, WQT_OP_DRAIN,
 	WQT_OP_DISABLE, WQT_OP_ENABLE, WQT_OP_MAX_ACTIVE, WQT_OP_ATTRS,
-	WQT_OP_GLOBAL_CPUMASK, WQT_OP_RECREATE, WQT_NR_OPS
+	WQT_OP_GLOBAL_CPUMASK, WQT_OP_RECREATE,
+#ifdef WQ_HAS_HISTOGRAMS
+	WQT_OP_HIST_READ, WQT_OP_HIST_RESET,
+#endif
+	WQT_NR_OPS
 };
 
 static const char * const wqt_op_names[] = {
-	"queue", "queue_on", "mod", "cancel", "cancel_sync", "flush",
-	"flush_wq", "drain", "disable", "enable", "max_active", "attrs",
-	"global_cpumask", "recreate",
+	[WQT_OP_QUEUE]		= "queue",
+	[WQT_OP_QUEUE_ON]	= "queue_on",
+	[WQT_OP_MOD]		= "mod",
+	[WQT_OP_CANCEL]		= "cancel",
+	[WQT_OP_CANCEL_SYNC]	= "cancel_sync",
+	[WQT_OP_FLUSH]		= "flush",
+	[WQT_OP_FLUSH_WQ]	= "flush_wq",
+	[WQT_OP_DRAIN]		= "drain",
+	[WQT_OP_DISABLE]	= "disable",
+	[WQT_OP_ENABLE]		= "enable",
+	[WQT_OP_MAX_ACTIVE]	= "max_active",
+	[WQT_OP_ATTRS]		= "attrs",
+	[WQT_OP_GLOBAL_CPUMASK]	= "global_cpumask",
+	[WQT_OP_RECREATE]	= "recreate",
+#ifdef WQ_HAS_HISTOGRAMS
+	[WQT_OP_HIST_READ]	= "hist_read",
+	[WQT_OP_HIST_RESET]	= "hist_reset",
+#endif
 };
 
 /* Weights of the operations a torture thread picks. */
@@ -214,6 +267,9 @@ static const int wqt_op_weight[WQT_NR_OPS] = {
 	[WQT_OP_FLUSH_WQ] = 2, [WQT_OP_DRAIN] = 1, [WQT_OP_DISABLE] = 2,
 	[WQT_OP_ENABLE] = 4, [WQT_OP_MAX_ACTIVE] = 2, [WQT_OP_ATTRS] = 2,
 	[WQT_OP_GLOBAL_CPUMASK] = 1, [WQT_OP_RECREATE] = 1,
+#ifdef WQ_HAS_HISTOGRAMS
+	[WQT_OP_HIST_READ] = 2, [WQT_OP_HIST_RESET] = 1,
+#endif
 };
 
 static atomic_long_t wqt_op_count[WQT_NR_OPS];
@@ -224,15 +280,63 @@ static atomic_long_t wqt_faults_tried, wqt_faults_hit, wqt_fault_errors;
 /* The ledger                                                          */
 /* ------------------------------------------------------------------ */
 
-static void wqt_fail(struct wqt_item *it, const char *what, long a, long b)
+/* Count a failure and report it, ratelimited: @where names the object. */
+static void wqt_report(const char *where, const char *what, long a, long b)
 {
 	static DEFINE_RATELIMIT_STATE(rs, 5 * HZ, 10);
 
 	atomic_long_inc(&wqt_errors);
 	if (__ratelimit(&rs))
-		pr_alert("%s" TORTURE_FLAG "!!! %s item %d (%s): %s (%ld, %ld)\n",
-			 torture_type, it->slot->wq_name, it->index,
-			 wqt_kind_names[it->kind], what, a, b);
+		pr_alert("%s" TORTURE_FLAG "!!! %s: %s (%ld, %ld)\n",
+			 torture_type, where, what, a, b);
+}
+
+/* A failure of an item. */
+static void wqt_fail(struct wqt_item *it, const char *what, long a, long b)
+{
+	char where[64];
+
+	snprintf(where, sizeof(where), "%s item %d (%s)", it->slot->wq_name,
+		 it->index, wqt_kind_names[it->kind]);
+	wqt_report(where, what, a, b);
+}
+
+/* A failure of a workqueue as a whole: its allocation or attributes. */
+static void wqt_slot_fail(struct wqt_slot *s, const char *what, long a, long b)
+{
+	wqt_report(s->wq_name, what, a, b);
+}
+
+static bool wqt_timed(struct wqt_item *it)
+{
+	return it->kind == WQT_DELAYED || it->kind == WQT_PRECISE;
+}
+
+/**
+ * wqt_timer_note - note when the newest instance of a timed item is due
+ * @it: the item
+ * @inst: the instance, numbered by queue_ok after its count
+ * @delay_us: the delay it was queued with
+ *
+ * Only one instance of a timed item is pending at a time.  The newest one
+ * noted must have started or been cancelled WQT_TIMER_SLACK plus twice its
+ * delay after now (the deadline plus a margin of 10 s + D, for hotplug,
+ * stutter and slow guests).
+ *
+ * Context: any.
+ */
+static void wqt_timer_note(struct wqt_item *it, long inst, unsigned int delay_us)
+{
+	unsigned long d = usecs_to_jiffies(delay_us), flags;
+
+	if (!wqt_timed(it))
+		return;
+	spin_lock_irqsave(&it->timer_lock, flags);
+	if (inst > it->timer_inst) {
+		it->timer_inst = inst;
+		it->timer_limit = jiffies + 2 * d + WQT_TIMER_SLACK;
+	}
+	spin_unlock_irqrestore(&it->timer_lock, flags);
 }
 
 /* A queue attempt is counted before the call ... */
@@ -241,60 +345,130 @@ static void wqt_queue_begin(struct wqt_item *it)
 	atomic_long_inc(&it->queue_try);
 }
 
-/*
- * ... and settled after it: @queued is what the call returned; @gen0 and
- * @disabled0 were read (in that order) before the call.  With the
- * generation unchanged, the item was disabled all through the call.
+/**
+ * wqt_queue_end - settle a queue attempt
+ * @it: the item
+ * @queued: what the call returned
+ * @gen0: the item's disable generation, read before the call
+ * @disabled0: its count of our disables, read after @gen0 before the call
+ * @delay_us: the delay the item was queued with (timed kinds)
+ *
+ * With the generation unchanged, the item was disabled all through the
+ * call and must not have been queued.
+ *
+ * Context: any.
  */
 static void wqt_queue_end(struct wqt_item *it, bool queued, int gen0,
-			  int disabled0)
+			  int disabled0, unsigned int delay_us)
 {
 	if (!queued) {
 		atomic_long_dec(&it->queue_try);
 		atomic_long_inc(&wqt_rejected_queues);
 		return;
 	}
-	atomic_long_inc(&it->queue_ok);
+	wqt_timer_note(it, atomic_long_inc_return(&it->queue_ok), delay_us);
 	if (disabled0 > 0 && gen0 == atomic_read(&it->disable_gen))
 		wqt_fail(it, "queued while disabled", disabled0, gen0);
 }
 
-/* The same pair for cancels: @cancelled is what the call returned. */
+/*
+ * A cancel call and its count are one read-side section of cancel_rwsem:
+ * @cancelled is what the call returned.
+ */
 static void wqt_cancel_begin(struct wqt_item *it)
 {
-	atomic_long_inc(&it->cancel_try);
+	down_read(&it->cancel_rwsem);
 }
 
 static void wqt_cancel_end(struct wqt_item *it, bool cancelled)
 {
 	if (cancelled)
 		atomic_long_inc(&it->cancel_ok);
-	else
-		atomic_long_dec(&it->cancel_try);
+	up_read(&it->cancel_rwsem);
 }
 
-/* After a flush or cancel_sync: what was queued before has run or gone. */
+/*
+ * Instances of @it that have ended, with every cancel in flight counted
+ * if it removed one: those wait for the write side.
+ *
+ * Context: process context, holding none of the item's locks.
+ */
+static long wqt_settled(struct wqt_item *it)
+{
+	down_write(&it->cancel_rwsem);
+	up_write(&it->cancel_rwsem);
+	return atomic_long_read(&it->finished) + atomic_long_read(&it->cancel_ok);
+}
+
+/**
+ * wqt_check_done - after a flush or cancel_sync: what was queued has ended
+ * @it: the item
+ * @queued_before: its queue_ok, read before the call
+ * @what: the failure to report
+ *
+ * Every instance counted before the call must have finished running or
+ * been cancelled.
+ *
+ * Context: process context, holding none of the item's locks.
+ */
 static void wqt_check_done(struct wqt_item *it, long queued_before,
 			   const char *what)
 {
-	long done = atomic_long_read(&it->ran) + atomic_long_read(&it->cancel_try);
+	long done = wqt_settled(it);
 
 	atomic_long_inc(&wqt_checks);
 	if (done < queued_before)
 		wqt_fail(it, what, queued_before, done);
 }
 
+/**
+ * wqt_check_timer - a timed item's newest instance is not long overdue
+ * @it: the item
+ *
+ * An instance that has neither started nor been cancelled well after its
+ * delay has a lost timer.  Each lost one is reported once.
+ *
+ * Context: process context, holding none of the item's locks.
+ */
+static void wqt_check_timer(struct wqt_item *it)
+{
+	unsigned long limit, flags;
+	long inst, done;
+
+	if (!wqt_timed(it))
+		return;
+	spin_lock_irqsave(&it->timer_lock, flags);
+	inst = it->timer_inst;
+	limit = it->timer_limit;
+	spin_unlock_irqrestore(&it->timer_lock, flags);
+	if (!inst || time_before(jiffies, limit))
+		return;
+	atomic_long_inc(&wqt_checks);
+	if (atomic_long_read(&it->ran) + atomic_long_read(&it->cancel_ok) >= inst)
+		return;
+	/* a cancel that removed it may not be counted yet */
+	down_write(&it->cancel_rwsem);
+	done = atomic_long_read(&it->ran) + atomic_long_read(&it->cancel_ok);
+	up_write(&it->cancel_rwsem);
+	if (done >= inst)
+		return;
+	wqt_fail(it, "timer lost: neither run nor cancelled long after its delay",
+		 inst, done);
+	spin_lock_irqsave(&it->timer_lock, flags);
+	if (it->timer_inst == inst)
+		it->timer_inst = 0;
+	spin_unlock_irqrestore(&it->timer_lock, flags);
+}
+
 /* With the item quiet (nothing can queue or run it): exact accounts. */
 static void wqt_check_settled(struct wqt_item *it)
 {
 	long q = atomic_long_read(&it->queue_ok);
-	long done = atomic_long_read(&it->ran) + atomic_long_read(&it->cancel_ok);
+	long done = atomic_long_read(&it->finished) + atomic_long_read(&it->cancel_ok);
 
 	atomic_long_inc(&wqt_checks);
 	if (q != done)
-		wqt_fail(it, "queued != ran + cancelled when settled", q, done);
-	if (atomic_long_read(&it->queue_try) != q)
-		wqt_fail(it, "queue attempt left over", atomic_long_read(&it->queue_try), q);
+		wqt_fail(it, "queued != finished + cancelled when settled", q, done);
 	if (atomic_read(&it->running))
 		wqt_fail(it, "running when settled", atomic_read(&it->running), 0);
 	if (it->nr_tickets)
@@ -378,6 +552,7 @@ static bool wqt_ticketed(struct wqt_item *it)
  * as a cancel of the old instance and a new one: a flush that started
  * before the mod may return before it runs.  Under op_mutex, an item we
  * have not disabled is not disabled, so a mod that found it idle queued.
+ * Both counts are in the cancel's read-side section.
  *
  * Context: process context.
  */
@@ -385,6 +560,7 @@ static void wqt_mod(struct wqt_item *it, int cpu, unsigned int delay_us)
 {
 	struct workqueue_struct *wq = it->slot->wq;
 	bool was_pending = false;
+	long inst;
 
 	mutex_lock(&it->op_mutex);
 	if (atomic_read(&it->disabled)) {
@@ -402,8 +578,9 @@ static void wqt_mod(struct wqt_item *it, int cpu, unsigned int delay_us)
 						  ns_to_ktime(delay_us * NSEC_PER_USEC),
 						  get_random_u32_below(2) * 50 * NSEC_PER_USEC);
 #endif
+	inst = atomic_long_inc_return(&it->queue_ok);
+	wqt_timer_note(it, inst, delay_us);
 	wqt_cancel_end(it, was_pending);
-	atomic_long_inc(&it->queue_ok);
 	mutex_unlock(&it->op_mutex);
 }
 
@@ -415,9 +592,10 @@ static void wqt_mod(struct wqt_item *it, int cpu, unsigned int delay_us)
  * @mod: modify the delay of a pending delayed item instead
  *
  * The caller holds a use of the slot (or runs as a chained item of a
- * closed slot).
+ * closed slot), and keeps @cpu online if it names one.
  *
- * Context: any context the item's kind may be queued from.
+ * Context: any context the item's kind may be queued from; process
+ * context for @mod.
  */
 static void wqt_queue(struct wqt_item *it, int cpu, unsigned int delay_us, bool mod)
 {
@@ -457,7 +635,7 @@ static void wqt_queue(struct wqt_item *it, int cpu, unsigned int delay_us, bool 
 #endif
 		break;
 	}
-	wqt_queue_end(it, ret, gen0, disabled0);
+	wqt_queue_end(it, ret, gen0, disabled0, delay_us);
 }
 
 /* A random delay for the timed kinds: none, short, or a few ticks. */
@@ -489,12 +667,32 @@ static bool wqt_cancel_call(struct wqt_item *it)
 	}
 }
 
+/* cancel_*_sync() of an unordered item, under op_mutex (it disables). */
+static bool wqt_cancel_sync_call(struct wqt_item *it)
+{
+	switch (it->kind) {
+	case WQT_PLAIN:
+		return cancel_work_sync(&it->work);
+	case WQT_DELAYED:
+		return cancel_delayed_work_sync(&it->dwork);
+#ifdef WQ_HAS_PRECISE_WORK
+	case WQT_PRECISE:
+		return cancel_precise_work_sync(&it->pwork);
+#endif
+	default:
+		return false;
+	}
+}
+
 /**
  * wqt_cancel - cancel an item, and wait for its running instance if @sync
  * @it: the item
  * @sync: cancel_*_sync() (for ordered plain items: cancel, then flush)
  *
- * Context: process context when @sync, any other time.
+ * After a sync cancel, what was queued before it has finished or been
+ * cancelled.
+ *
+ * Context: process context.
  */
 static void wqt_cancel(struct wqt_item *it, bool sync)
 {
@@ -503,8 +701,8 @@ static void wqt_cancel(struct wqt_item *it, bool sync)
 
 	if (it->kind == WQT_RCU)
 		return;
-	wqt_cancel_begin(it);
 	if (wqt_ticketed(it)) {
+		wqt_cancel_begin(it);
 		spin_lock_bh(&it->slot->lock);
 		ret = cancel_work(&it->work);
 		if (ret)
@@ -514,30 +712,18 @@ static void wqt_cancel(struct wqt_item *it, bool sync)
 		if (sync)
 			flush_work(&it->work);
 	} else if (!sync) {
+		wqt_cancel_begin(it);
 		wqt_cancel_end(it, wqt_cancel_call(it));
 	} else {
 		/* it disables the item while it waits: not under a mod */
 		mutex_lock(&it->op_mutex);
-		switch (it->kind) {
-		case WQT_PLAIN:
-			ret = cancel_work_sync(&it->work);
-			break;
-		case WQT_DELAYED:
-			ret = cancel_delayed_work_sync(&it->dwork);
-			break;
-		default:
-#ifdef WQ_HAS_PRECISE_WORK
-			ret = cancel_precise_work_sync(&it->pwork);
-#else
-			ret = false;
-#endif
-			break;
-		}
+		wqt_cancel_begin(it);
+		wqt_cancel_end(it, wqt_cancel_sync_call(it));
 		mutex_unlock(&it->op_mutex);
-		wqt_cancel_end(it, ret);
 	}
 	if (sync)
-		wqt_check_done(it, queued_before, "pending after cancel_sync");
+		wqt_check_done(it, queued_before,
+			       "neither finished nor cancelled after cancel_sync");
 }
 
 /**
@@ -566,7 +752,7 @@ static void wqt_flush(struct wqt_item *it)
 #endif
 		break;
 	}
-	wqt_check_done(it, queued_before, "not run after flush");
+	wqt_check_done(it, queued_before, "not finished after flush");
 }
 
 /*
@@ -695,6 +881,8 @@ static void wqt_work_fn(struct work_struct *work)
 	if (s->ordered)
 		atomic_dec(&s->running);
 	atomic_dec(&it->running);
+	/* last: a flush that returns must find it counted */
+	atomic_long_inc(&it->finished);
 }
 
 static void wqt_item_init(struct wqt_slot *s, struct wqt_item *it, int i,
@@ -709,6 +897,8 @@ static void wqt_item_init(struct wqt_slot *s, struct wqt_item *it, int i,
 	it->index = i;
 	it->kind = kind;
 	mutex_init(&it->op_mutex);
+	init_rwsem(&it->cancel_rwsem);
+	spin_lock_init(&it->timer_lock);
 	switch (kind) {
 	case WQT_PLAIN:
 		INIT_WORK(&it->work, wqt_work_fn);
@@ -743,7 +933,7 @@ static bool wqt_slot_get(struct wqt_slot *s)
 	spin_lock_bh(&s->lock);
 	ok = !s->closed && s->wq;
 	if (ok)
-		s->users++;
+		WRITE_ONCE(s->users, s->users + 1);
 	spin_unlock_bh(&s->lock);
 	return ok;
 }
@@ -753,7 +943,8 @@ static void wqt_slot_put(struct wqt_slot *s)
 	bool wake;
 
 	spin_lock_bh(&s->lock);
-	wake = !--s->users && s->closed;
+	WRITE_ONCE(s->users, s->users - 1);
+	wake = !s->users && s->closed;
 	spin_unlock_bh(&s->lock);
 	if (wake)
 		wake_up(&s->users_wq);
@@ -767,33 +958,50 @@ static struct workqueue_struct *wqt_alloc_wq(struct wqt_slot *s)
 	return alloc_workqueue("%s", s->flags, 0, s->wq_name);
 }
 
-/* Run @call with an allocation failure injected fault_rate % of times. */
 #ifdef CONFIG_FAULT_INJECTION
-#define wqt_with_fault(call)						\
-({									\
-	bool __armed = get_random_u32_below(100) < fault_rate;		\
-	typeof(call) __ret;						\
-									\
-	if (__armed) {							\
-		atomic_long_inc(&wqt_faults_tried);			\
-		current->fail_nth = 1 + get_random_u32_below(24);	\
-	}								\
-	__ret = (call);							\
-	if (__armed) {							\
-		if (!READ_ONCE(current->fail_nth))			\
-			atomic_long_inc(&wqt_faults_hit);		\
-		current->fail_nth = 0;					\
-	}								\
-	__ret;								\
-})
+/**
+ * wqt_fault_arm - set the thread's fail_nth fault_rate % of the time
+ *
+ * Arm it just around the call under test: one of the next 24 fault
+ * injection points this thread passes fails.
+ *
+ * Context: process context.
+ * Return: whether a fault is armed; pass it to wqt_fault_disarm().
+ */
+static bool wqt_fault_arm(void)
+{
+	if (get_random_u32_below(100) >= fault_rate)
+		return false;
+	atomic_long_inc(&wqt_faults_tried);
+	WRITE_ONCE(current->fail_nth, 1 + get_random_u32_below(24));
+	return true;
+}
+
+/* Right after the call: count whether the armed fault hit, clear it. */
+static void wqt_fault_disarm(bool armed)
+{
+	if (!armed)
+		return;
+	if (!READ_ONCE(current->fail_nth))
+		atomic_long_inc(&wqt_faults_hit);
+	WRITE_ONCE(current->fail_nth, 0);
+}
 #else
-#define wqt_with_fault(call) (call)
+static bool wqt_fault_arm(void)
+{
+	return false;
+}
+
+static void wqt_fault_disarm(bool armed)
+{
+}
 #endif
 
 /*
  * Close the slot and quiet every item but the plain ones (those a drain
  * or destroy waits for, with their chains): no use of the slot is left
- * and no timer or RCU callback can queue.
+ * and no timer or RCU callback can queue.  A timed item still pending
+ * long after its delay is reported before it is disabled.
  */
 static void wqt_slot_close(struct wqt_slot *s)
 {
@@ -807,6 +1015,7 @@ static void wqt_slot_close(struct wqt_slot *s)
 	for (i = 0; i < WQT_ITEMS; i++) {
 		struct wqt_item *it = &s->items[i];
 
+		wqt_check_timer(it);
 		if (it->kind == WQT_RCU)
 			flush_rcu_work(&it->rwork);
 		else if (it->kind != WQT_PLAIN)
@@ -840,29 +1049,44 @@ static void wqt_slot_drain(struct wqt_slot *s)
 	wqt_slot_open(s);
 }
 
-/*
- * Destroy the slot's workqueue and make a new one, first with a fault
- * injected at times: a failed alloc_workqueue() returns NULL and the
- * second try must work.
+/**
+ * wqt_slot_new_wq - allocate the slot's next workqueue
+ * @s: the slot, closed and with no workqueue
+ *
+ * The first try runs with a fault armed at times: it may fail then and
+ * only then, and a second try must work.
+ *
+ * Context: process context, in the slot's exclusive section.
+ * Return: the new workqueue, or NULL (reported).
  */
-static void wqt_slot_recreate(struct wqt_slot *s, bool final)
+static struct workqueue_struct *wqt_slot_new_wq(struct wqt_slot *s)
 {
 	struct workqueue_struct *wq;
+	bool armed = wqt_fault_arm();
 
+	wq = wqt_alloc_wq(s);
+	wqt_fault_disarm(armed);
+	if (wq)
+		return wq;
+	if (armed)
+		atomic_long_inc(&wqt_fault_errors);
+	else
+		wqt_slot_fail(s, "alloc_workqueue() failed without a fault", 0, 0);
+	wq = wqt_alloc_wq(s);
+	if (!wq)
+		wqt_slot_fail(s, "alloc_workqueue() failed twice", 0, 0);
+	return wq;
+}
+
+/* Destroy the slot's workqueue and, unless @final, make a new one. */
+static void wqt_slot_recreate(struct wqt_slot *s, bool final)
+{
 	wqt_slot_close(s);
 	if (s->wq)
 		destroy_workqueue(s->wq);
 	s->wq = NULL;
-	if (!final) {
-		wq = wqt_with_fault(wqt_alloc_wq(s));
-		if (!wq) {
-			atomic_long_inc(&wqt_fault_errors);
-			wq = wqt_alloc_wq(s);
-		}
-		if (!wq)
-			wqt_fail(&s->items[0], "alloc_workqueue() failed without a fault", 0, 0);
-		s->wq = wq;
-	}
+	if (!final)
+		s->wq = wqt_slot_new_wq(s);
 	wqt_slot_open(s);
 }
 
@@ -870,32 +1094,138 @@ static void wqt_slot_recreate(struct wqt_slot *s, bool final)
 /* Attributes through sysfs, as an administrator changes them          */
 /* ------------------------------------------------------------------ */
 
-static int wqt_file_io(const char *path, char *buf, size_t len, bool write)
+/* Room for any file we read or write: a cpumask as "%*pb\n" included. */
+static size_t wqt_buf_len(void)
 {
-	struct file *f = filp_open(path, write ? O_WRONLY : O_RDONLY, 0);
+	return max_t(size_t, 64, DIV_ROUND_UP(nr_cpu_ids, 32) * 9 + 2);
+}
+
+/**
+ * wqt_file_read - read a sysfs file into a string
+ * @path: the file
+ * @buf: where to put it, NUL-terminated
+ * @len: the size of @buf
+ *
+ * Context: process context.
+ * Return: 0 or -errno.
+ */
+static int wqt_file_read(const char *path, char *buf, size_t len)
+{
+	struct file *f = filp_open(path, O_RDONLY, 0);
 	loff_t pos = 0;
 	ssize_t n;
 
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	n = write ? kernel_write(f, buf, len, &pos) : kernel_read(f, buf, len - 1, &pos);
+	n = kernel_read(f, buf, len - 1, &pos);
 	filp_close(f, NULL);
-	if (n >= 0 && !write)
-		buf[n] = '\0';
+	if (n < 0)
+		return n;
+	buf[n] = '\0';
+	return 0;
+}
+
+/**
+ * wqt_file_write - write a string to a sysfs file, maybe with a fault
+ * @path: the file
+ * @val: the string
+ * @fault: whether a fault may be armed
+ * @armed: set to whether one was
+ *
+ * The fault is armed around the write alone, after the file is open.
+ *
+ * Context: process context.
+ * Return: 0 or -errno.
+ */
+static int wqt_file_write(const char *path, const char *val, bool fault,
+			  bool *armed)
+{
+	struct file *f = filp_open(path, O_WRONLY, 0);
+	loff_t pos = 0;
+	ssize_t n;
+
+	*armed = false;
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	*armed = fault && wqt_fault_arm();
+	n = kernel_write(f, val, strlen(val), &pos);
+	wqt_fault_disarm(*armed);
+	filp_close(f, NULL);
 	return n < 0 ? n : 0;
 }
 
-/* A random non-empty set of possible CPUs, as a hex string. */
-static void wqt_random_cpumask(char *buf, size_t len)
+/*
+ * wqt_buf - the strings of one checked write, @wqt_buf_len() bytes each:
+ * the value written, the file before, the file after a failed write
+ */
+struct wqt_buf {
+	char *val, *before, *after;
+};
+
+static int wqt_buf_alloc(struct wqt_buf *b)
 {
-	unsigned long bits = 0;
+	size_t len = wqt_buf_len();
+
+	b->val = kmalloc_array(3, len, GFP_KERNEL);
+	if (!b->val)
+		return -ENOMEM;
+	b->before = b->val + len;
+	b->after = b->before + len;
+	return 0;
+}
+
+/**
+ * wqt_write_checked - write an attribute as an administrator, checked
+ * @path: its sysfs file
+ * @b: the value to write in b->val, and room to read the file
+ * @where: the object it belongs to, for reports
+ *
+ * The write runs with a fault armed fault_rate % of the time.  It may fail
+ * only with a fault armed, and must then leave the file as it read before.
+ * The caller serializes writes of the attribute.
+ *
+ * Context: process context.
+ * Return: 0 when the value was written, -errno otherwise.
+ */
+static int wqt_write_checked(const char *path, struct wqt_buf *b,
+			     const char *where)
+{
+	size_t len = wqt_buf_len();
+	bool armed;
+	int ret;
+
+	ret = wqt_file_read(path, b->before, len);
+	if (ret) {
+		wqt_report(where, "cannot read an attribute before writing it", ret, 0);
+		return ret;
+	}
+	ret = wqt_file_write(path, b->val, true, &armed);
+	if (!ret)
+		return 0;
+	if (armed)
+		atomic_long_inc(&wqt_fault_errors);
+	else
+		wqt_report(where, "attribute write failed without a fault", ret, 0);
+	if (!wqt_file_read(path, b->after, len) && strcmp(b->before, b->after))
+		wqt_report(where, "failed attribute write changed it", ret, armed);
+	return ret;
+}
+
+/* A random non-empty set of possible CPUs, as "%*pb\n", into @buf. */
+static int wqt_random_cpumask(char *buf, size_t len)
+{
+	cpumask_var_t mask;
 	int cpu;
 
-	while (!bits)
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	while (cpumask_empty(mask))
 		for_each_possible_cpu(cpu)
-			if (cpu < BITS_PER_LONG && get_random_u32_below(2))
-				bits |= 1UL << cpu;
-	snprintf(buf, len, "%lx\n", bits);
+			if (get_random_u32_below(2))
+				cpumask_set_cpu(cpu, mask);
+	snprintf(buf, len, "%*pb\n", cpumask_pr_args(mask));
+	free_cpumask_var(mask);
+	return 0;
 }
 
 static const char * const wqt_scopes[] = {
@@ -903,69 +1233,118 @@ static const char * const wqt_scopes[] = {
 };
 
 /*
+ * A random value for a random attribute of an unbound workqueue, into
+ * @val: returns the attribute's file name, NULL if out of memory.
+ */
+static const char *wqt_random_attr(char *val, size_t len)
+{
+	switch (get_random_u32_below(5)) {
+	case 0:
+		return wqt_random_cpumask(val, len) ? NULL : "cpumask";
+	case 1:
+		snprintf(val, len, "%d\n", (int)get_random_u32_below(40) - 20);
+		return "nice";
+	case 2:
+		snprintf(val, len, "%s\n",
+			 wqt_scopes[get_random_u32_below(ARRAY_SIZE(wqt_scopes))]);
+		return "affinity_scope";
+	case 3:
+		snprintf(val, len, "%u\n", get_random_u32_below(2));
+		return "affinity_strict";
+	default:
+		snprintf(val, len, "%u\n", 1 + get_random_u32_below(16));
+		return "max_active";
+	}
+}
+
+/*
  * Write one random attribute of an unbound WQ_SYSFS slot, sometimes with
- * a fault injected; a failed write must leave the value as it was.
+ * a fault injected; a failed write must leave the value as it was.  The
+ * slot's attrs mutex also covers workqueue_set_max_active().
  */
 static void wqt_slot_attrs(struct wqt_slot *s)
 {
-	char path[96], val[32], before[64], after[64];
+	struct wqt_buf b;
 	const char *attr;
-	int ret;
+	char path[96];
 
-	switch (get_random_u32_below(5)) {
-	case 0:
-		attr = "cpumask";
-		wqt_random_cpumask(val, sizeof(val));
-		break;
-	case 1:
-		attr = "nice";
-		snprintf(val, sizeof(val), "%d\n", (int)get_random_u32_below(40) - 20);
-		break;
-	case 2:
-		attr = "affinity_scope";
-		snprintf(val, sizeof(val), "%s\n",
-			 wqt_scopes[get_random_u32_below(ARRAY_SIZE(wqt_scopes))]);
-		break;
-	case 3:
-		attr = "affinity_strict";
-		snprintf(val, sizeof(val), "%u\n", get_random_u32_below(2));
-		break;
-	default:
-		attr = "max_active";
-		snprintf(val, sizeof(val), "%u\n", 1 + get_random_u32_below(16));
-		break;
-	}
-	snprintf(path, sizeof(path), "/sys/devices/virtual/workqueue/%s/%s",
-		 s->wq_name, attr);
-	mutex_lock(&s->attrs);
-	if (wqt_file_io(path, before, sizeof(before), false)) {
-		mutex_unlock(&s->attrs);
-		wqt_fail(&s->items[0], "cannot read a sysfs attribute", 0, 0);
+	if (wqt_buf_alloc(&b))
 		return;
+	attr = wqt_random_attr(b.val, wqt_buf_len());
+	if (attr) {
+		snprintf(path, sizeof(path), "/sys/devices/virtual/workqueue/%s/%s",
+			 s->wq_name, attr);
+		mutex_lock(&s->attrs);
+		wqt_write_checked(path, &b, s->wq_name);
+		mutex_unlock(&s->attrs);
 	}
-	ret = wqt_with_fault(wqt_file_io(path, val, strlen(val), true));
-	if (ret) {
-		atomic_long_inc(&wqt_fault_errors);
-		if (!wqt_file_io(path, after, sizeof(after), false) &&
-		    strcmp(before, after))
-			wqt_fail(&s->items[0], "failed attribute write changed it", ret, 0);
-	}
+	kfree(b.val);
+}
+
+/* workqueue_set_max_active(), serialized with the sysfs writes. */
+static void wqt_slot_max_active(struct wqt_slot *s, int max_active)
+{
+	mutex_lock(&s->attrs);
+	workqueue_set_max_active(s->wq, max_active);
 	mutex_unlock(&s->attrs);
 }
 
-/* The global unbound cpumask: a random set, sometimes back to all. */
+/*
+ * The global unbound cpumask: a random set, sometimes all possible CPUs or
+ * the mask at load, sometimes with a fault injected (a failed write must
+ * leave it as it was).
+ */
 static void wqt_global_cpumask(void)
 {
-	char val[32];
+	size_t len = wqt_buf_len();
+	struct wqt_buf b;
+	u32 r = get_random_u32_below(6);
 
+	if (wqt_buf_alloc(&b))
+		return;
+	if (r == 0)
+		snprintf(b.val, len, "%*pb\n", cpumask_pr_args(cpu_possible_mask));
+	else if (r == 1)
+		strscpy(b.val, wqt_saved_cpumask, len);
+	else if (wqt_random_cpumask(b.val, len))
+		goto out;
 	mutex_lock(&wqt_global_attrs);
-	if (get_random_u32_below(3))
-		wqt_random_cpumask(val, sizeof(val));
-	else
-		snprintf(val, sizeof(val), "%lx\n", cpumask_bits(cpu_possible_mask)[0]);
-	if (!wqt_file_io("/sys/devices/virtual/workqueue/cpumask", val, strlen(val), true))
+	if (!wqt_write_checked(WQT_CPUMASK_PATH, &b, "global cpumask"))
 		wqt_global_cpumask_changed = true;
 	mutex_unlock(&wqt_global_attrs);
+out:
+	kfree(b.val);
+}
+
+/* At load: keep the global unbound cpumask to put back at unload. */
+static int __init wqt_save_global_cpumask(void)
+{
+	int ret;
+
+	wqt_saved_cpumask = kmalloc(wqt_buf_len(), GFP_KERNEL);
+	if (!wqt_saved_cpumask)
+		return -ENOMEM;
+	ret = wqt_file_read(WQT_CPUMASK_PATH, wqt_saved_cpumask, wqt_buf_len());
+	if (ret)
+		pr_err("%s" TORTURE_FLAG " cannot read %s: %d\n", torture_type,
+		       WQT_CPUMASK_PATH, ret);
+	return ret;
+}
+
+/* At unload: put the global unbound cpumask back as it was at load. */
+static void wqt_restore_global_cpumask(void)
+{
+	bool armed;
+	int ret;
+
+	if (wqt_global_cpumask_changed) {
+		ret = wqt_file_write(WQT_CPUMASK_PATH, wqt_saved_cpumask, false, &armed);
+		if (ret)
+			wqt_report("global cpumask", "cannot restore it", ret, 0);
+		wqt_global_cpumask_changed = false;
+	}
+	kfree(wqt_saved_cpumask);
+	wqt_saved_cpumask = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -984,6 +1363,10 @@ static enum wqt_op wqt_pick_op(struct torture_random_state *trs)
 	return op;
 }
 
+/*
+ * A random online CPU; the caller holds cpus_read_lock() (modules cannot
+ * assert it: lockdep_assert_cpus_held() is not exported).
+ */
 static int wqt_random_online_cpu(struct torture_random_state *trs)
 {
 	int cpu = cpumask_nth(torture_random(trs) % num_online_cpus(), cpu_online_mask);
@@ -991,7 +1374,36 @@ static int wqt_random_online_cpu(struct torture_random_state *trs)
 	return cpu < nr_cpu_ids ? cpu : WORK_CPU_UNBOUND;
 }
 
-/* Flush the slot's workqueue: its plain items queued before have run. */
+/*
+ * Queue an item on a random online CPU, which stays online until the
+ * call is done, as queue_work_on() and its family require.
+ */
+static void wqt_queue_on(struct wqt_item *it, struct torture_random_state *trs)
+{
+	cpus_read_lock();
+	wqt_queue(it, wqt_random_online_cpu(trs), wqt_random_delay_us(), false);
+	cpus_read_unlock();
+}
+
+#ifdef WQ_HAS_HISTOGRAMS
+/*
+ * Read a random histogram of the slot's workqueue: the count of what it
+ * holds, or -ENODATA for a workqueue without histograms.
+ */
+static void wqt_hist_read(struct wqt_slot *s, struct torture_random_state *trs)
+{
+	enum wq_hist_kind kind = torture_random(trs) % WQ_NR_HISTS;
+	u64 buckets[WQ_HIST_BUCKETS];
+	int ret;
+
+	ret = workqueue_hist_read(s->wq, kind, buckets);
+	atomic_long_inc(&wqt_checks);
+	if (ret < 0 && ret != -ENODATA)
+		wqt_slot_fail(s, "workqueue_hist_read() failed", ret, kind);
+}
+#endif
+
+/* Flush the slot's workqueue: its plain items queued before have ended. */
 static void wqt_flush_wq(struct wqt_slot *s)
 {
 	long before[WQT_ITEMS];
@@ -1002,7 +1414,8 @@ static void wqt_flush_wq(struct wqt_slot *s)
 	flush_workqueue(s->wq);
 	for (i = 0; i < WQT_ITEMS; i++)
 		if (s->items[i].kind == WQT_PLAIN)
-			wqt_check_done(&s->items[i], before[i], "not run after flush_workqueue");
+			wqt_check_done(&s->items[i], before[i],
+				       "not finished after flush_workqueue");
 }
 
 /* One operation on an item or workqueue of a slot the caller uses. */
@@ -1017,7 +1430,7 @@ static void wqt_do_op(struct wqt_slot *s, enum wqt_op op,
 		wqt_queue(it, WORK_CPU_UNBOUND, wqt_random_delay_us(), false);
 		break;
 	case WQT_OP_QUEUE_ON:
-		wqt_queue(it, wqt_random_online_cpu(trs), wqt_random_delay_us(), false);
+		wqt_queue_on(it, trs);
 		break;
 	case WQT_OP_MOD:
 		wqt_queue(it, WORK_CPU_UNBOUND, wqt_random_delay_us(), true);
@@ -1043,12 +1456,20 @@ static void wqt_do_op(struct wqt_slot *s, enum wqt_op op,
 		break;
 	case WQT_OP_MAX_ACTIVE:
 		if (!s->ordered && !wqt_bh(s))
-			workqueue_set_max_active(s->wq, 1 + torture_random(trs) % 16);
+			wqt_slot_max_active(s, 1 + torture_random(trs) % 16);
 		break;
 	case WQT_OP_ATTRS:
 		if (unbound && (s->flags & WQ_SYSFS))
 			wqt_slot_attrs(s);
 		break;
+#ifdef WQ_HAS_HISTOGRAMS
+	case WQT_OP_HIST_READ:
+		wqt_hist_read(s, trs);
+		break;
+	case WQT_OP_HIST_RESET:
+		workqueue_hist_reset(s->wq);
+		break;
+#endif
 	default:
 		break;
 	}
@@ -1088,7 +1509,7 @@ static int wqt_thread(void *arg)
 
 static void wqt_print_stats(void)
 {
-	char buf[384];
+	char buf[512];
 	int op, n = 0;
 	long total = 0;
 
@@ -1102,18 +1523,32 @@ static void wqt_print_stats(void)
 	pr_alert("%s" TORTURE_FLAG " runs: %ld checks: %ld rejected-queues: %ld errors: %ld\n",
 		 torture_type, atomic_long_read(&wqt_runs), atomic_long_read(&wqt_checks),
 		 atomic_long_read(&wqt_rejected_queues), atomic_long_read(&wqt_errors));
+	/*
+	 * torture_onoff_stats() continues this line without ending it: the
+	 * next message, printed right after, ends it.
+	 */
+	pr_alert("%s" TORTURE_FLAG " hotplug: ", torture_type);
+	torture_onoff_stats();
 	pr_alert("%s" TORTURE_FLAG " faults: tried %ld hit %ld failed-calls %ld\n",
 		 torture_type, atomic_long_read(&wqt_faults_tried),
 		 atomic_long_read(&wqt_faults_hit), atomic_long_read(&wqt_fault_errors));
-	/* torture_onoff_stats() continues the line */
-	pr_alert("%s" TORTURE_FLAG " hotplug: ", torture_type);
-	torture_onoff_stats();
+}
+
+/* Lost timers of every slot, with the statistics. */
+static void wqt_check_timers(void)
+{
+	int i, j;
+
+	for (i = 0; i < wqt_nr_slots; i++)
+		for (j = 0; j < WQT_ITEMS; j++)
+			wqt_check_timer(&wqt_slots[i].items[j]);
 }
 
 static int wqt_stats_thread(void *arg)
 {
 	do {
 		schedule_timeout_interruptible(stat_interval * HZ);
+		wqt_check_timers();
 		wqt_print_stats();
 		torture_shutdown_absorb("wqt_stats_thread");
 	} while (!torture_must_stop());
@@ -1168,12 +1603,7 @@ static void wqt_cleanup(void)
 	kfree(wqt_threads);
 	wqt_threads = NULL;
 	torture_stop_kthread(wqt_stats_thread, wqt_stats_task);
-	if (wqt_global_cpumask_changed) {
-		char val[32];
-
-		snprintf(val, sizeof(val), "%lx\n", cpumask_bits(cpu_possible_mask)[0]);
-		wqt_file_io("/sys/devices/virtual/workqueue/cpumask", val, strlen(val), true);
-	}
+	wqt_restore_global_cpumask();
 	for (i = 0; i < wqt_nr_slots; i++)
 		wqt_slot_recreate(&wqt_slots[i], true);
 	kfree(wqt_slots);
@@ -1185,16 +1615,45 @@ static void wqt_cleanup(void)
 	torture_cleanup_end();
 }
 
+/* Is module parameter @name's value @val in [@min, @max]?  Says if not. */
+static bool __init wqt_param_ok(const char *name, int val, int min, int max)
+{
+	if (val >= min && val <= max)
+		return true;
+	pr_err("%s" TORTURE_FLAG " %s=%d is not in [%d, %d]\n", torture_type,
+	       name, val, min, max);
+	return false;
+}
+
+/* The module parameters make sense (intervals in seconds fit in jiffies). */
+static bool __init wqt_params_ok(void)
+{
+	const int secs = INT_MAX / HZ;
+	bool ok = true;
+
+	ok &= wqt_param_ok("nthreads", nthreads, 1, INT_MAX);
+	ok &= wqt_param_ok("onoff_holdoff", onoff_holdoff, 0, secs);
+	ok &= wqt_param_ok("onoff_interval", onoff_interval, 0, INT_MAX);
+	ok &= wqt_param_ok("shuffle_interval", shuffle_interval, 1, secs);
+	ok &= wqt_param_ok("stutter", stutter, 0, secs);
+	ok &= wqt_param_ok("shutdown_secs", shutdown_secs, 0, secs);
+	ok &= wqt_param_ok("stat_interval", stat_interval, 0, secs);
+	ok &= wqt_param_ok("fault_rate", fault_rate, 0, 100);
+	return ok;
+}
+
 static int __init wqt_init(void)
 {
 	int i, err;
 
+	BUILD_BUG_ON(ARRAY_SIZE(wqt_op_names) != WQT_NR_OPS);
+	if (!wqt_params_ok())
+		return -EINVAL;
 	if (!torture_init_begin(torture_type, verbose))
 		return -EBUSY;
-	if (nthreads < 1 || stat_interval < 0 || fault_rate < 0 || fault_rate > 100) {
-		err = -EINVAL;
+	err = wqt_save_global_cpumask();
+	if (err)
 		goto fail;
-	}
 	err = wqt_slots_init();
 	if (err)
 		goto fail;
@@ -1207,7 +1666,6 @@ static int __init wqt_init(void)
 		err = torture_create_kthread(wqt_thread, NULL, wqt_threads[i]);
 		if (err)
 			goto fail;
-		torture_shuffle_task_register(wqt_threads[i]);
 	}
 	if (stat_interval) {
 		err = torture_create_kthread(wqt_stats_thread, NULL, wqt_stats_task);
