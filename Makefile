@@ -17,7 +17,7 @@ export A B ROUNDS CLOCK BENCH SCENARIOS A_APPEND B_APPEND
 TORTURE_SECS ?= 600
 TORTURE_CONFIGS ?= debug kasan kcsan kmemleak rt
 
-.PHONY: test test-all test-kvmguest torture build run profile patches check bench wqdump clean distclean
+.PHONY: test test-all test-kvmguest torture build run profile patches check bench bench-compare wqdump clean distclean
 
 test:
 	$(H)/test.sh $(WQ) debug
@@ -50,8 +50,14 @@ check:
 bench:
 	$(H)/bench.sh
 
-# tools/workqueue/wq_dump.py on stock and rework, compared; WQDUMP names
-# the scenarios (harness/wqdump.py).
+# Side B of the report in NEW (default out/bench) against the one in OLD:
+# what moved the wrong way by more than 2% (NEW/compare.md).
+NEW ?= out/bench
+bench-compare:
+	$(H)/python.sh $(H)/bench.py compare $(OLD) $(NEW)
+
+# tools/workqueue/'s drgn scripts on stock and rework dumps, compared;
+# WQDUMP names the scenarios (harness/wqdump.py).
 wqdump:
 	$(H)/wqdump.sh $(WQDUMP)
 

@@ -10,6 +10,12 @@
   bench.py report   aggregate out/bench/raw/ into out/bench/report.md,
                     out/bench/summary.json and out/bench/*.png
   bench.py configs  the kernel configurations the scenarios need
+  bench.py compare OLD NEW
+                    the medians of side B of NEW (a summary.json, or the
+                    folder holding one) against OLD's: every metric that
+                    moved the wrong way by more than 2%, beside what side A
+                    did between the same two runs; writes compare.md next
+                    to NEW
 
 Settings come from the environment (make bench passes them on):
   A, B       kernels (stock, rework); A=B=stock measures the noise floor
@@ -578,7 +584,84 @@ def do_report():
     return 0
 
 
+# Rates and shares of a ceiling are better higher; everything else lower.
+HIGHER_IS_BETTER = re.compile(r'(\.rate|\.iops|of_ceiling)$')
+COMPARE_LIMIT = 1.02
+
+
+def load_summary(path):
+    """{metric: (unit, side A stats, side B stats)} of a summary.json, and
+    whether its clock was -icount."""
+    if os.path.isdir(path):
+        path = os.path.join(path, 'summary.json')
+    with open(path) as f:
+        summary = json.load(f)
+    la, lb = summary['a']['label'], summary['b']['label']
+    keys = [('stock' if summary['a']['kernel'] == 'stock' else la),
+            ('rework' if summary['b']['kernel'] == 'rework' else lb)]
+    return ({m['name']: (m['unit'], m.get(keys[0]), m.get(keys[1]))
+             for m in summary['metrics']}, summary['clock'] == 'icount')
+
+
+def worse_by(name, old, new):
+    """How much worse NEW is than OLD (a median each): above 1 is worse."""
+    if not old or not new:
+        return None
+    return old / new if HIGHER_IS_BETTER.search(name) else new / old
+
+
+def compare_rows(old, new):
+    """Every metric of side B that got worse by more than COMPARE_LIMIT."""
+    rows = []
+    for name in sorted(set(old) & set(new)):
+        unit, oa, ob = old[name]
+        _, na, nb = new[name]
+        if not ob or not nb:
+            continue
+        worse = worse_by(name, ob['median'], nb['median'])
+        if worse is None or worse <= COMPARE_LIMIT:
+            continue
+        a_worse = worse_by(name, oa['median'], na['median']) if oa and na else None
+        outside = not ob['min'] <= nb['median'] <= ob['max']
+        if a_worse is not None and a_worse > COMPARE_LIMIT:
+            verdict = 'side A moved too'
+        elif outside:
+            verdict = '**outside the old spread**'
+        else:
+            verdict = 'inside the old spread'
+        rows.append((name, unit, ob, nb, worse, a_worse, verdict))
+    return rows
+
+
+def compare(old_path, new_path):
+    (old, _), (new, icount) = load_summary(old_path), load_summary(new_path)
+    rows = compare_rows(old, new)
+    lines = ['# Side B against the previous report', '',
+             f'- old: `{old_path}`', f'- new: `{new_path}`',
+             f'- metrics in both: {len(set(old) & set(new))}; worse by more than '
+             f'{COMPARE_LIMIT:.2f}: {len(rows)}; of those outside the old spread '
+             f'while side A did not move as much: '
+             f'{sum(r[6].startswith("**") for r in rows)}', '',
+             '"worse" is new/old for times and counts, old/new for rates; side A',
+             "is the other kernel of the same boots (stock in a stock-vs-rework",
+             'run): when it moved the same way, the run moved, not the kernel.', '',
+             '| metric | old median (min-max) | new median (min-max) | worse by | side A worse by | verdict |',
+             '|---|---|---|---|---|---|']
+    for name, unit, ob, nb, worse, a_worse, verdict in rows:
+        a = f'{a_worse:.3f}' if a_worse is not None else '-'
+        lines.append(f'| {name} | {cell(ob, unit, icount)} | {cell(nb, unit, icount)} '
+                     f'| {worse:.3f} | {a} | {verdict} |')
+    text = '\n'.join(lines) + '\n'
+    folder = new_path if os.path.isdir(new_path) else os.path.dirname(new_path)
+    with open(os.path.join(folder, 'compare.md'), 'w') as f:
+        f.write(text)
+    print(text)
+    return 0
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == 'compare':
+        return compare(argv[2], argv[3])
     if len(argv) == 2 and argv[1] == 'run':
         return run(settings())
     if len(argv) == 2 and argv[1] == 'report':
