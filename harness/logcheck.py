@@ -28,10 +28,14 @@ FAIL = re.compile('|'.join(f'(?:{p})' for p in PATTERNS))
 # through; a workqueue lockup (the watchdog's report of a pool a case
 # holds up) its report line and the stacks of the pool's workers; a
 # warning (a WARN_ON() a case provokes to see that it is there, or
-# flush_scheduled_work()'s notice) the lines of one WARN splat or stack dump.
+# flush_scheduled_work()'s notice) the lines of one WARN splat or stack
+# dump; a leak report (an item that returns holding a lock, on purpose)
+# the report's line and its stack dump.
 EXPECTED = {
     'stack dump': re.compile(r'Call Trace:'),
     'workqueue lockup': re.compile(r'Call Trace:|BUG: workqueue lockup - pool'),
+    'leak report': re.compile(r'Call Trace:|'
+                              r'BUG: workqueue leaked atomic, lock or RCU: '),
     'warning': re.compile(r'Call Trace:|-+\[ cut here \]-+$|'
                           r'WARNING: CPU: \d+ PID: \d+ at |'
                           r'WARNING: Flushing system-wide workqueues '),

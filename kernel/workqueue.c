@@ -1421,19 +1421,24 @@ static bool assign_work_locked(struct work_struct *work, struct worker *worker,
 	return true;
 }
 
-/* Check what a work function left behind; it must hold nothing. */
-static void check_work_leaks(struct worker *worker, work_func_t func,
-			     int lock_depth, bool bh)
+/*
+ * Check what a work function left behind: no atomic context (softirq
+ * items excepted), and the lock and RCU read-side depths it found
+ * (@lock_depth, @rcu_depth: a softirq item on PREEMPT_RT starts inside
+ * the read-side section of local_bh_disable()).
+ */
+static void check_work_leaks(work_func_t func, int lock_depth, int rcu_depth,
+			     bool bh)
 {
-	bool atomic = !bh && (in_atomic() || rcu_preempt_depth() > 0);
-
-	if (likely(!atomic && lockdep_depth(current) <= lock_depth))
+	if (likely(!(!bh && in_atomic()) &&
+		   lockdep_depth(current) == lock_depth &&
+		   rcu_preempt_depth() == rcu_depth))
 		return;
-	/* the first line is 6.12's to the letter: log parsers match it */
+	/* both lines are 6.12's to the letter: log parsers match them */
 	pr_err("BUG: workqueue leaked atomic, lock or RCU: %s[%d]\n"
-	       "    preempt=0x%08x locks=%d->%d rcu=%d function=%ps\n",
+	       "     preempt=0x%08x lock=%d->%d RCU=%d->%d workfn=%ps\n",
 	       current->comm, task_pid_nr(current), preempt_count(), lock_depth,
-	       lockdep_depth(current), rcu_preempt_depth(), func);
+	       lockdep_depth(current), rcu_depth, rcu_preempt_depth(), func);
 	debug_show_held_locks(current);
 	dump_stack();
 }
@@ -1521,7 +1526,7 @@ static void process_one_work(struct worker *worker, struct work_struct *work)
 	bool wq_map = !bh_pool_draining(pool);
 	unsigned long data = work_data(work);
 	work_func_t func = work->func;
-	int lock_depth;
+	int lock_depth, rcu_depth;
 #ifdef CONFIG_LOCKDEP
 	/* the function may free @work: run on a copy of its lockdep map */
 	struct lockdep_map lockdep_map;
@@ -1546,6 +1551,7 @@ static void process_one_work(struct worker *worker, struct work_struct *work)
 	smp_mb();	/* pairs with test_and_set_bit() when queueing */
 
 	lock_depth = lockdep_depth(current);
+	rcu_depth = rcu_preempt_depth();
 	if (wq_map)
 		lock_map_acquire(pwq->wq->lockdep_map);
 	lock_map_acquire(&lockdep_map);
@@ -1557,7 +1563,7 @@ static void process_one_work(struct worker *worker, struct work_struct *work)
 	lock_map_release(&lockdep_map);
 	if (wq_map)
 		lock_map_release(pwq->wq->lockdep_map);
-	check_work_leaks(worker, func, lock_depth, bh);
+	check_work_leaks(func, lock_depth, rcu_depth, bh);
 	wq_hist_done(worker, pwq, func, bh);
 	if (!bh)
 		cond_resched();

@@ -535,6 +535,16 @@ static void wqk_set_param(struct kunit *test, const char *name, const char *val)
 #define WQK_EXPECTED_WARN_BEGIN	"workqueue_kunit: expected warning begins\n"
 #define WQK_EXPECTED_WARN_END	"workqueue_kunit: expected warning ends\n"
 
+/*
+ * A case whose feature (or configuration) this tree lacks, stock 6.12's
+ * for a suite of the rework's: it skips, saying what it needs.
+ */
+#define WQK_ABSENT_CASE(name, why)					\
+static void name(struct kunit *test)					\
+{									\
+	kunit_skip(test, why);						\
+}
+
 static int wqk_last_online_cpu(void)
 {
 	return cpumask_last(cpu_online_mask);
@@ -2604,15 +2614,28 @@ struct wqk_log {
 
 KUNIT_DEFINE_ACTION_WRAPPER(wqk_kvfree_action, kvfree, const void *);
 
+/* Drop a "[time] " prefix at @line, if there is one. */
+static void wqk_log_unstamp(char *line)
+{
+	char *end = line[0] == '[' ? strstr(line, "] ") : NULL;
+
+	if (end)
+		memmove(line, end + 2, strlen(end + 2) + 1);
+}
+
+/*
+ * Trailing newlines and the "[time] " prefixes off a record, also those
+ * of the lines of a multi-line record after its first.
+ */
 static void wqk_log_chomp(char *line, size_t len)
 {
-	char *text = line;
+	char *nl = line;
 
 	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 		line[--len] = '\0';
-	if (line[0] == '[' && strstr(line, "] "))
-		text = strstr(line, "] ") + 2;
-	memmove(line, text, strlen(text) + 1);
+	wqk_log_unstamp(line);
+	while ((nl = strchr(nl, '\n')))
+		wqk_log_unstamp(++nl);
 }
 
 /* Run @dump(@arg) and return the log lines it printed. */
@@ -3136,6 +3159,85 @@ static void system_workqueues_have_6_12_flags(struct kunit *test)
 	}
 }
 
+#ifdef CONFIG_LOCKDEP
+#define WQK_EXPECTED_LEAK_BEGIN	"workqueue_kunit: expected leak report begins\n"
+#define WQK_EXPECTED_LEAK_END	"workqueue_kunit: expected leak report ends\n"
+
+static struct lock_class_key wqk_leak_key;
+static struct lockdep_map wqk_leak_map =
+	STATIC_LOCKDEP_MAP_INIT("wqk_leak", &wqk_leak_key);
+
+/*
+ * Return holding wqk_leak_map.  Taken as a trylock, it depends on nothing
+ * the worker holds; the next item gives it back.
+ */
+static void wqk_leak_hook(struct wqk_probe *p)
+{
+	lock_map_acquire_try(&wqk_leak_map);
+}
+
+static void wqk_unleak_hook(struct wqk_probe *p)
+{
+	lock_map_release(&wqk_leak_map);
+}
+
+struct wqk_leak {
+	struct workqueue_struct *wq;
+	struct wqk_probe *leaker, *giver;
+	int cpu;
+};
+
+/*
+ * The giver waits behind the leaker (max_active 1) off the worklist, so
+ * no other worker is woken for it: the leaker's worker, which does not
+ * sleep after the leaker, activates it and runs it next.
+ */
+static void wqk_leak_run(void *arg)
+{
+	struct wqk_leak *l = arg;
+
+	pr_info(WQK_EXPECTED_LEAK_BEGIN);
+	queue_work_on(l->cpu, l->wq, &l->leaker->work);
+	if (wait_for_completion_timeout(&l->leaker->started, WQK_TIMEOUT))
+		queue_work_on(l->cpu, l->wq, &l->giver->work);
+	wqk_open(l->leaker);
+	/* the giver's own report (lock=1->0) comes after its function */
+	flush_work(&l->giver->work);
+	pr_info(WQK_EXPECTED_LEAK_END);
+}
+
+/*
+ * An item that returns holding a lock is reported in 6.12's two lines,
+ * which log parsers match: the worker's name and PID, then the preempt
+ * count, the lock and RCU depths before and after, and the function.
+ */
+static void leaked_lock_is_reported_in_6_12_words(struct kunit *test)
+{
+	struct wqk_leak l = {
+		.wq = wqk_wq_new(test, 0, 1), .cpu = wqk_last_online_cpu(),
+		.leaker = wqk_gated_probe(test, NULL),
+		.giver = wqk_probe_new(test, NULL),
+	};
+	char *want = kunit_kzalloc(test, WQK_LOG_LEN, GFP_KERNEL);
+	struct wqk_log *log;
+
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	l.leaker->hook = wqk_leak_hook;
+	l.giver->hook = wqk_unleak_hook;
+	log = wqk_log_of(test, wqk_leak_run, &l);
+	KUNIT_ASSERT_EQ(test, completion_done(&l.giver->finished), true);
+	KUNIT_ASSERT_PTR_EQ(test, l.giver->task, l.leaker->task);
+	snprintf(want, WQK_LOG_LEN,
+		 "BUG: workqueue leaked atomic, lock or RCU: %s[%d]\n"
+		 "     preempt=0x%08x lock=0->1 RCU=0->0 workfn=%ps",
+		 l.leaker->comm, task_pid_nr(l.leaker->task), 0, wqk_probe_fn);
+	KUNIT_EXPECT_STREQ(test, wqk_log_line(test, log, "BUG: workqueue leaked"),
+			   want);
+}
+#else
+WQK_ABSENT_CASE(leaked_lock_is_reported_in_6_12_words, "needs CONFIG_LOCKDEP")
+#endif
+
 static struct kunit_case wqk_introspect_cases[] = {
 	KUNIT_CASE(work_busy_reports_pending_and_running),
 	KUNIT_CASE(workqueue_congested_reports_waiting_items),
@@ -3151,6 +3253,7 @@ static struct kunit_case wqk_introspect_cases[] = {
 	KUNIT_CASE_SLOW(watchdog_reports_a_stuck_percpu_pool),
 	KUNIT_CASE_SLOW(watchdog_touch_elsewhere_does_not_hide_a_stall),
 	KUNIT_CASE(percpu_pools_know_their_cpus_node),
+	KUNIT_CASE(leaked_lock_is_reported_in_6_12_words),
 	KUNIT_CASE_PARAM(dump_names_bh_pools, wqk_highpri_gen_params),
 	KUNIT_CASE(system_workqueues_have_6_12_flags),
 	{}
@@ -4362,16 +4465,6 @@ static struct kunit_suite wqk_stress_suite = {
 	.name = "workqueue_stress",
 	.test_cases = wqk_stress_cases,
 };
-
-/*
- * The one case of a suite whose feature this tree lacks (stock 6.12): it
- * skips, saying which feature macro it needs.
- */
-#define WQK_ABSENT_CASE(name, why)					\
-static void name(struct kunit *test)					\
-{									\
-	kunit_skip(test, why);						\
-}
 
 #if defined(WQ_HAS_RT_CLASS) || defined(WQ_HAS_WAIT_PI)
 /* Where an item of a run records its turn. */
