@@ -1351,10 +1351,19 @@ static bool twq_item_queue(struct twq_target *t, struct twq_item *it, int cpu)
  * the item, so each kind has one dispatch path (a remote wakeup), as when
  * a caller hands work to other CPUs.  A first item per queuer, untimed,
  * lets each kind set up what it sets up on first use.
+ *
+ * The queuers take turns (@turn): one sample is in flight at a time.  Under
+ * -icount the vCPUs run one after the other and every instruction of any
+ * of them is time, so a sample whose dispatch overlapped another queuer's
+ * counted that dispatch too; how often that happened depended on the
+ * random gaps, not on the kind, and decided the p99 rows.
  */
+static DEFINE_MUTEX(twq_lat_turn);
+
 struct twq_lat_queuer {
 	struct twq_target *target;
 	struct twq_item item;
+	struct mutex *turn;
 	unsigned int n;
 	int target_cpu;
 	struct rnd_state rnd;
@@ -1370,12 +1379,16 @@ static int twq_lat_queuer_fn(void *data)
 	/* i == 0 is the untimed first item */
 	for (i = 0; i <= q->n; i++) {
 		unsigned int gap = 50 + prandom_u32_state(&q->rnd) % 150;
+		bool done;
 
 		q->item.lat = i ? lat : NULL;
 		reinit_completion(&q->item.done);
+		mutex_lock(q->turn);
 		q->item.queued_ns = ktime_get_ns();
 		twq_item_queue(q->target, &q->item, q->target_cpu);
-		if (!wait_for_completion_timeout(&q->item.done, TWQ_WAIT)) {
+		done = wait_for_completion_timeout(&q->item.done, TWQ_WAIT);
+		mutex_unlock(q->turn);
+		if (!done) {
 			twq_timed_out();
 			break;
 		}
@@ -1451,6 +1464,7 @@ static int twq_lat_run(const struct twq_scale *sc, enum twq_kind kind,
 		struct twq_lat_queuer *q = &qs[i];
 
 		q->target = &t;
+		q->turn = &twq_lat_turn;
 		q->n = sc->lat_n;
 		q->target_cpu = cpumask_nth(i % cpumask_weight(targets), targets);
 		/* every kind sees the same gaps: same queuers, same timing */
