@@ -193,6 +193,11 @@ void wq_hist_sample_locked(struct pool_workqueue *pwq, struct work_struct *work,
 	u64 now;
 
 	wq_assert_P(pwq->pool);
+	if (!pwq->wq->hist) {
+		/* histograms off */
+		pwq->hist_countdown = INT_MAX;
+		return;
+	}
 	pwq->hist_countdown = max(pwq->hist_period, 1U);
 	if (pwq->hist_work) {
 		/* one sample in flight: this one counts with the next */
@@ -406,11 +411,15 @@ void wq_hist_free_wq(struct workqueue_struct *wq)
 	wq->hist = NULL;
 }
 
-/* A new pwq samples its first item (to have its histograms allocated). */
+/*
+ * A new pwq samples its first item (to have its histograms allocated);
+ * with histograms off, its countdown runs out after INT_MAX items, and
+ * the sample is not taken then either.
+ */
 void wq_hist_init_pwq(struct pool_workqueue *pwq)
 {
 	pwq->hist_period = 1;
-	pwq->hist_countdown = 1;
+	pwq->hist_countdown = wq_hist_enabled ? 1 : INT_MAX;
 }
 
 /*

@@ -655,7 +655,12 @@ int format_worker_id(char *buf, size_t size, struct worker *worker,
 bool wq_fail_worker_creation_now(void);
 bool wq_fail_pool_growth_now(void);
 
-/* kernel/workqueue_hist.c: the hooks on the path of an item */
+/*
+ * kernel/workqueue_hist.c: the hooks on the path of an item.  Each is one
+ * test of a pwq or worker field the path has at hand: with histograms off
+ * (workqueue.histograms=0) the countdown never runs out in practice (it
+ * starts at INT_MAX) and nothing else is ever set.
+ */
 DECLARE_STATIC_KEY_TRUE(wq_hist_on);
 
 void wq_hist_sample_locked(struct pool_workqueue *pwq,
@@ -673,8 +678,7 @@ static __always_inline void wq_hist_queued_locked(struct pool_workqueue *pwq,
 						  struct work_struct *work,
 						  bool active)
 {
-	if (static_branch_likely(&wq_hist_on) &&
-	    unlikely(--pwq->hist_countdown <= 0))
+	if (unlikely(--pwq->hist_countdown <= 0))
 		wq_hist_sample_locked(pwq, work, active);
 }
 
@@ -682,7 +686,7 @@ static __always_inline void wq_hist_queued_locked(struct pool_workqueue *pwq,
 static __always_inline void wq_hist_activate_locked(struct pool_workqueue *pwq,
 						    struct work_struct *work)
 {
-	if (static_branch_likely(&wq_hist_on) && unlikely(pwq->hist_work == work))
+	if (unlikely(pwq->hist_work == work))
 		wq_hist_activated_locked(pwq);
 }
 
@@ -691,7 +695,7 @@ static __always_inline void wq_hist_start_locked(struct worker *worker,
 						 struct pool_workqueue *pwq,
 						 struct work_struct *work)
 {
-	if (static_branch_likely(&wq_hist_on) && unlikely(pwq->hist_work == work))
+	if (unlikely(pwq->hist_work == work))
 		wq_hist_begin_locked(worker, pwq);
 }
 
@@ -700,7 +704,7 @@ static __always_inline void wq_hist_done(struct worker *worker,
 					 struct pool_workqueue *pwq,
 					 work_func_t func, bool bh)
 {
-	if (static_branch_likely(&wq_hist_on) && unlikely(worker->hist_flags))
+	if (unlikely(worker->hist_flags))
 		wq_hist_end(worker, pwq, func, bh);
 }
 
@@ -708,7 +712,7 @@ static __always_inline void wq_hist_done(struct worker *worker,
 static __always_inline void wq_hist_unlink_locked(struct pool_workqueue *pwq,
 						  struct work_struct *work)
 {
-	if (static_branch_likely(&wq_hist_on) && unlikely(pwq->hist_work == work))
+	if (unlikely(pwq->hist_work == work))
 		wq_hist_drop_locked(pwq);
 }
 
