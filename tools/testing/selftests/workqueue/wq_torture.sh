@@ -12,6 +12,7 @@
 
 DBG=/sys/kernel/debug
 SECS=${WQ_TORTURE_SECS:-30}
+STOP_SECS=120
 GROWTH=$DBG/workqueue/fail_pool_growth
 KMEMLEAK=$DBG/kmemleak
 
@@ -51,6 +52,26 @@ kmemleak_new() {
 	grep -c 'unreferenced object' "$KMEMLEAK"
 }
 
+# unload: rmmod the module.  A torture thread stuck in the kernel (in a
+# flush that never returns, say) keeps rmmod waiting for good: after
+# STOP_SECS, show the blocked tasks (SysRq w) and fail, so that the guest
+# still ends in time instead of at the harness's timeout.
+unload() {
+	local i=0 pid
+
+	rmmod workqueue_torture &
+	pid=$!
+	while kill -0 "$pid" 2> /dev/null; do
+		if [ $i -ge "$STOP_SECS" ]; then
+			echo w > /proc/sysrq-trigger
+			return 1
+		fi
+		sleep 1
+		i=$((i + 1))
+	done
+	wait "$pid"
+}
+
 # last PATTERN: the last kernel message with PATTERN in it.
 last() {
 	dmesg | grep -- "$1" | tail -n 1
@@ -79,14 +100,14 @@ if [ -z "$wqt" ] || [ -z "$tor" ]; then
 	ktap_skip_all "no workqueue_torture module (CONFIG_WQ_TORTURE_TEST=m)"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 6
+ktap_set_plan 7
 
 [ -e "$KMEMLEAK" ] && echo clear > "$KMEMLEAK"
 faults_on
 insmod "$tor" 2>/dev/null
 check "the torture module loads" insmod "$wqt" stat_interval=10 $WQ_TORTURE_PARAMS
 sleep "$SECS"
-rmmod workqueue_torture
+check "the module stops (no torture thread hangs)" unload
 faults_off
 dmesg | grep -- 'wq-torture:' | tail -n 5 | while read -r line; do
 	ktap_print_msg "$line"
