@@ -6,11 +6,14 @@
  * with, per workqueue, the work functions of the slowest starts and the
  * longest runs.  On by default (workqueue.histograms=0 turns them off).
  *
- * Items are sampled, per pool_workqueue: one in hist_period is timed from
- * queueing to its end, and counts for the items queued since the sample
- * before it, so that the histograms estimate every item.  The period
- * adapts so that a pwq takes about a sample per millisecond at most (every
- * item below that rate): the cost is bounded in time, whatever the rate.
+ * Items are sampled, per pool_workqueue: an item is timed from queueing
+ * to its end when its pwq's countdown runs out and at least a millisecond
+ * passed since the pwq's last sample, and counts for the items queued
+ * since that sample, so that the histograms estimate every item.  The
+ * countdown's period adapts to about the items a pwq queues per
+ * millisecond (1 below that rate: every item is timed), so the clock is
+ * read about twice a millisecond per busy pwq: the cost is bounded in
+ * time, whatever the rate.
  * Each pwq has one sample in flight at a time; an item queued while one
  * is carries its count to the next.  Flush waits are all counted.
  *
@@ -68,7 +71,7 @@ DEFINE_STATIC_KEY_TRUE(wq_hist_on);
  * default) adapts N between 1 and WQ_HIST_MAX_PERIOD to the rate.
  */
 #define WQ_HIST_MAX_PERIOD	1024
-/* the adaptive period aims at a sample per pwq every WQ_HIST_GAP_NS */
+/* the adaptive period takes a sample per pwq every WQ_HIST_GAP_NS at most */
 #define WQ_HIST_GAP_NS		NSEC_PER_MSEC
 
 static unsigned int wq_hist_period;
@@ -160,36 +163,48 @@ static void wq_hist_add(struct wq_hist *h, int kind, u64 ns, unsigned int n)
 	h->count[kind][wq_hist_bucket(ns)] += n;
 }
 
-/* The period after a sample taken @gap ns after the one before. */
-static unsigned int wq_hist_next_period(unsigned int period, u64 gap)
+/*
+ * The countdown of @pwq ran out @gap ns after its last sample: whether to
+ * take this one (at most one per WQ_HIST_GAP_NS), and the next period:
+ * longer while samples come too often, shorter while they come far apart,
+ * so that it settles at about the items @pwq queues per WQ_HIST_GAP_NS.
+ */
+static bool wq_hist_due(struct pool_workqueue *pwq, u64 gap)
 {
 	unsigned int fixed = READ_ONCE(wq_hist_period);
+	unsigned int period = pwq->hist_period;
 
-	if (fixed)
-		return fixed;
-	if (gap < WQ_HIST_GAP_NS / 2 && period < WQ_HIST_MAX_PERIOD)
-		return period * 2;
-	if (gap > WQ_HIST_GAP_NS * 2 && period > 1)
-		return period / 2;
-	return period ?: 1;
+	if (fixed) {
+		pwq->hist_period = fixed;
+		return true;
+	}
+	if (gap < WQ_HIST_GAP_NS) {
+		pwq->hist_period = min(period * 2, WQ_HIST_MAX_PERIOD);
+		return false;
+	}
+	if (gap > 4 * WQ_HIST_GAP_NS)
+		pwq->hist_period = max(period / 2, 1U);
+	return true;
 }
 
 /**
- * wq_hist_sample_locked - the countdown of @pwq ran out: sample @work
+ * wq_hist_sample_locked - the countdown of @pwq ran out: sample @work?
  * @pwq: the pwq @work was just queued on
  * @work: the item
  * @active: whether it went to the pool's worklist at once
  *
- * The sample stands for the items queued since the one before, those of
+ * A sample stands for the items queued since the one before, those of
  * samples not taken included.  A pwq without histograms yet takes the
- * sample only to have its worker allocate them.
+ * sample only to have its worker allocate them.  This and the worker's
+ * two steps read the clock once each: a sample costs about a hundred
+ * instructions on the item's path.
  *
  * Context: pool->lock (P).
  */
 void wq_hist_sample_locked(struct pool_workqueue *pwq, struct work_struct *work,
 			   bool active)
 {
-	unsigned int weight = pwq->hist_carry + max(pwq->hist_period, 1U);
+	unsigned int items = pwq->hist_carry + max(pwq->hist_period, 1U);
 	u64 now;
 
 	wq_assert_P(pwq->pool);
@@ -198,20 +213,18 @@ void wq_hist_sample_locked(struct pool_workqueue *pwq, struct work_struct *work,
 		pwq->hist_countdown = INT_MAX;
 		return;
 	}
-	pwq->hist_countdown = max(pwq->hist_period, 1U);
-	if (pwq->hist_work) {
-		/* one sample in flight: this one counts with the next */
-		pwq->hist_carry = weight;
+	now = wq_hist_clock();
+	if (pwq->hist_work || !wq_hist_due(pwq, wq_hist_since(pwq->hist_last, now))) {
+		/* one sample in flight, or too soon: these count with the next */
+		pwq->hist_carry = items;
+		pwq->hist_countdown = pwq->hist_period;
 		return;
 	}
-	now = wq_hist_clock();
 	pwq->hist_carry = 0;
 	pwq->hist_work = work;
-	pwq->hist_weight = pwq->hist ? weight : 0;
+	pwq->hist_weight = pwq->hist ? items : 0;
 	pwq->hist_queued = now;
 	pwq->hist_active = active ? now : 0;
-	pwq->hist_period = wq_hist_next_period(pwq->hist_period,
-					       wq_hist_since(pwq->hist_last, now));
 	pwq->hist_last = now;
 	pwq->hist_countdown = pwq->hist_period;
 }
@@ -228,19 +241,26 @@ void wq_hist_activated_locked(struct pool_workqueue *pwq)
 	pwq->hist_active = wq_hist_clock();
 }
 
+/* The task's context switches so far, voluntary or not. */
+static unsigned long wq_hist_switches(struct task_struct *task)
+{
+	return READ_ONCE(task->nvcsw) + READ_ONCE(task->nivcsw);
+}
+
 /**
  * wq_hist_begin_locked - @worker starts the sampled item of @pwq
  * @worker: the worker
  * @pwq: the pwq
  *
- * Records the item's waits, and the CPU time of the worker's task so far
- * (the scheduler's runqueue lock nests inside the pool's).
+ * Notes when the item was queued, activated and started, and what the
+ * worker's task ran so far; wq_hist_end() counts it all after the item,
+ * so that the item starts as soon as it can.
  *
  * Context: pool->lock (P).
  */
 void wq_hist_begin_locked(struct worker *worker, struct pool_workqueue *pwq)
 {
-	u64 now = wq_hist_clock(), active;
+	u64 now;
 
 	wq_assert_P(pwq->pool);
 	pwq->hist_work = NULL;
@@ -250,17 +270,16 @@ void wq_hist_begin_locked(struct worker *worker, struct pool_workqueue *pwq)
 	}
 	if (!pwq->hist_weight)
 		return;
-	active = pwq->hist_active ?: now;
-	wq_hist_add(pwq->hist, WQ_HIST_QUEUED,
-		    wq_hist_since(pwq->hist_queued, active), pwq->hist_weight);
-	wq_hist_add(pwq->hist, WQ_HIST_WAITING, wq_hist_since(active, now),
-		    pwq->hist_weight);
-	pwq->hist->samples++;
+	now = wq_hist_clock();
 	worker->hist_flags = WQ_HIST_SAMPLED;
 	worker->hist_weight = pwq->hist_weight;
-	worker->hist_latency = wq_hist_since(pwq->hist_queued, now);
-	worker->hist_cpu = worker->task ? task_sched_runtime(worker->task) : 0;
-	worker->hist_start = wq_hist_clock();
+	worker->hist_queued = pwq->hist_queued;
+	worker->hist_active = pwq->hist_active ?: now;
+	worker->hist_start = now;
+	if (worker->task) {
+		worker->hist_cpu = worker->task->se.sum_exec_runtime;
+		worker->hist_switches = wq_hist_switches(worker->task);
+	}
 }
 
 /**
@@ -279,9 +298,41 @@ void wq_hist_drop_locked(struct pool_workqueue *pwq)
 	pwq->hist_work = NULL;
 }
 
+/*
+ * The CPU time of @worker's item, which ran @run ns on the clock: all of
+ * it if the task was never switched out meanwhile; else what the
+ * scheduler charged it since the item began, within a tick (the charge at
+ * the start was not brought up to date, to spare the scheduler's locks
+ * for items that do not sleep).
+ */
+static u64 wq_hist_cpu_time(struct worker *worker, u64 run)
+{
+	struct task_struct *task = worker->task;
+
+	if (wq_hist_switches(task) == worker->hist_switches)
+		return run;
+	return min(wq_hist_since(worker->hist_cpu, task_sched_runtime(task)), run);
+}
+
 static void wq_hist_offer(struct wq_hist_wq *wqh, struct wq_hist_top *top,
 			  work_func_t func, u64 ns);
 static void wq_hist_alloc_pwq(struct pool_workqueue *pwq, bool bh);
+
+/* Count @worker's sampled item in @h.  Context: P. */
+static void wq_hist_count_locked(struct wq_hist *h, struct worker *worker,
+				 u64 run, u64 cpu, bool bh)
+{
+	unsigned int n = worker->hist_weight;
+
+	wq_hist_add(h, WQ_HIST_QUEUED,
+		    wq_hist_since(worker->hist_queued, worker->hist_active), n);
+	wq_hist_add(h, WQ_HIST_WAITING,
+		    wq_hist_since(worker->hist_active, worker->hist_start), n);
+	wq_hist_add(h, WQ_HIST_RUNNING, run, n);
+	if (!bh)
+		wq_hist_add(h, WQ_HIST_CPU, cpu, n);
+	h->samples++;
+}
 
 /**
  * wq_hist_end - the function of @worker's sampled item returned
@@ -296,30 +347,25 @@ void wq_hist_end(struct worker *worker, struct pool_workqueue *pwq,
 		 work_func_t func, bool bh)
 {
 	struct wq_hist_wq *wqh = pwq->wq->hist;
-	u64 run, cpu = 0;
+	u64 run, cpu, latency;
 
 	if (worker->hist_flags & WQ_HIST_ALLOC) {
 		worker->hist_flags = 0;
 		wq_hist_alloc_pwq(pwq, bh);
 		return;
 	}
+	worker->hist_flags = 0;
 	run = wq_hist_since(worker->hist_start, wq_hist_clock());
-	if (!bh)
-		cpu = wq_hist_since(worker->hist_cpu,
-				    task_sched_runtime(worker->task));
-	scoped_guard(raw_spinlock_irq, &pwq->pool->lock) {
-		wq_hist_add(pwq->hist, WQ_HIST_RUNNING, run, worker->hist_weight);
-		if (!bh)
-			wq_hist_add(pwq->hist, WQ_HIST_CPU, cpu,
-				    worker->hist_weight);
-	}
-	trace_workqueue_sample(func, pwq->wq->name, worker->hist_latency, run,
-			       cpu, worker->hist_weight);
+	cpu = bh ? 0 : wq_hist_cpu_time(worker, run);
+	latency = wq_hist_since(worker->hist_queued, worker->hist_start);
+	scoped_guard(raw_spinlock_irq, &pwq->pool->lock)
+		wq_hist_count_locked(pwq->hist, worker, run, cpu, bh);
+	trace_workqueue_sample(func, pwq->wq->name, latency, run, cpu,
+			       worker->hist_weight);
 	if (wqh) {
-		wq_hist_offer(wqh, wqh->slowest_start, func, worker->hist_latency);
+		wq_hist_offer(wqh, wqh->slowest_start, func, latency);
 		wq_hist_offer(wqh, wqh->longest_run, func, run);
 	}
-	worker->hist_flags = 0;
 }
 
 /* ------------------------------------------------------------------ */

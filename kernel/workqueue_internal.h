@@ -47,9 +47,11 @@ struct wq_barrier;
  * @hist_flags: the item being run is sampled for the histograms, or its
  *	pwq wants them allocated (X; see kernel/workqueue_hist.c)
  * @hist_weight: the items the sampled item stands for (X)
+ * @hist_queued: when it was queued (X)
+ * @hist_active: when it became active (X)
  * @hist_start: when it started (X)
- * @hist_latency: its time from queueing to start (X)
- * @hist_cpu: the task's CPU time when it started (X)
+ * @hist_cpu: the CPU time the scheduler had charged the task then (X)
+ * @hist_switches: the task's context switches then (X)
  *
  * Locking letters are those of the legend in kernel/workqueue_impl.h.
  */
@@ -79,9 +81,11 @@ struct worker {
 	struct wq_barrier	*waiting;
 	unsigned int		hist_flags;
 	unsigned int		hist_weight;
+	u64			hist_queued;
+	u64			hist_active;
 	u64			hist_start;
-	u64			hist_latency;
 	u64			hist_cpu;
+	unsigned long		hist_switches;
 };
 
 /* Scheduler hooks, called for tasks with PF_WQ_WORKER. */

@@ -5501,7 +5501,7 @@ static int wqk_hist_top_bucket(struct kunit *test, struct workqueue_struct *wq,
 }
 
 #define WQK_HIST_HOLD_MS	30
-#define WQK_HIST_SPIN_MS	5	/* under every CPU-intensive threshold */
+#define WQK_HIST_SPIN_MS	4	/* under every CPU-intensive threshold */
 
 /*
  * An item held behind max_active for 30 ms counts at least that long from
@@ -5530,21 +5530,26 @@ static void hist_counts_the_time_behind_max_active(struct kunit *test)
 					    WQK_HIST_HOLD_MS * USEC_PER_MSEC), 1);
 }
 
-static atomic_t wqk_hist_spin_go;
-
-/* Hold the worker without sleeping, so that no other worker is woken. */
+/*
+ * Queue the probe in @p->data behind this one, on its CPU, then keep the
+ * worker busy without sleeping for WQK_HIST_SPIN_MS: no other worker is
+ * woken for the item queued behind (the worker counts as running), and
+ * the spin stays under every CPU-intensive threshold.
+ */
 static void wqk_hist_spin_hook(struct wqk_probe *p)
 {
-	unsigned long until = jiffies + WQK_TIMEOUT;
+	struct wqk_probe *next = p->data;
+	u64 until;
 
-	while (!atomic_read(&wqk_hist_spin_go) && time_before(jiffies, until))
+	queue_work_on(p->cpu, p->wq, &next->work);
+	until = local_clock() + WQK_HIST_SPIN_MS * NSEC_PER_MSEC;
+	while (local_clock() < until)
 		cpu_relax();
 }
 
 /*
- * An active item behind one that keeps the pool's running worker busy
- * (without sleeping, under the CPU-intensive threshold) counts that time
- * from activation to start.
+ * An active item queued behind one that keeps the pool's running worker
+ * busy counts that time from activation to start.
  */
 static void hist_counts_the_time_waiting_for_a_worker(struct kunit *test)
 {
@@ -5553,19 +5558,16 @@ static void hist_counts_the_time_waiting_for_a_worker(struct kunit *test)
 	struct wqk_probe *a = wqk_probe_new(test, NULL);
 	struct wqk_probe *b = wqk_probe_new(test, NULL);
 
-	atomic_set(&wqk_hist_spin_go, 0);
 	a->hook = wqk_hist_spin_hook;
+	a->data = b;
+	a->wq = wq;
 	queue_work_on(cpu, wq, &a->work);
-	WQK_WAIT(test, &a->started);
-	queue_work_on(cpu, wq, &b->work);
-	msleep(WQK_HIST_SPIN_MS);
-	atomic_set(&wqk_hist_spin_go, 1);
 	WQK_WAIT(test, &b->finished);
 	flush_workqueue(wq);
 	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_WAITING), 2);
-	/* B waited from before the sleep began */
+	/* B waited for the rest of the spin: most of it */
 	KUNIT_EXPECT_EQ(test, wqk_hist_from(test, wq, WQ_HIST_WAITING,
-					    WQK_HIST_SPIN_MS * USEC_PER_MSEC), 1);
+					    WQK_HIST_SPIN_MS * USEC_PER_MSEC / 2), 1);
 }
 
 /* A sleeping item counts its sleep on the clock, not on the CPU. */
