@@ -7,12 +7,12 @@
  * longest runs.  On by default (workqueue.histograms=0 turns them off).
  *
  * Items are sampled, per pool_workqueue: an item is timed from queueing
- * to its end when its pwq's countdown runs out and at least a millisecond
- * passed since the pwq's last sample, and counts for the items queued
- * since that sample, so that the histograms estimate every item.  The
- * countdown's period adapts to about the items a pwq queues per
- * millisecond (1 below that rate: every item is timed), so the clock is
- * read about twice a millisecond per busy pwq: the cost is bounded in
+ * to its end when its pwq's countdown runs out and at least 10 ms passed
+ * since the pwq's last sample, and counts for the items queued since
+ * that sample, so that the histograms estimate every item.  The
+ * countdown's period adapts to about the items a pwq queues in 10 ms (1
+ * below that rate: every item is timed), so a busy pwq reads the clock
+ * about 200 times a second and takes 100 samples: the cost is bounded in
  * time, whatever the rate.
  * Each pwq has one sample in flight at a time; an item queued while one
  * is carries its count to the next.  Flush waits are all counted.
@@ -22,7 +22,8 @@
  * anyway: no atomics and no cache line shared with other CPUs.  A reader
  * sums them, with what released pwqs left behind.  A pwq's block is
  * allocated by the worker of its first sampled item, in process context,
- * so that only pwqs in use pay for it.
+ * so that only pwqs in use pay for it; the block for released pwqs'
+ * counts is allocated when the first one is released.
  *
  * Readable in /sys/kernel/debug/workqueue/histograms (every workqueue),
  * in /sys/devices/virtual/workqueue/NAME/histograms/ (WQ_SYSFS ones), and
@@ -66,13 +67,17 @@ module_param_named(histograms, wq_hist_enabled, bool, 0444);
 
 DEFINE_STATIC_KEY_TRUE(wq_hist_on);
 
+/* the blocks of pwqs and of workqueues, at their exact sizes */
+static struct kmem_cache *wq_hist_cache, *wq_hist_wq_cache;
+
 /*
- * workqueue.hist_period: one item in N sampled, 1 for every item; 0 (the
- * default) adapts N between 1 and WQ_HIST_MAX_PERIOD to the rate.
+ * workqueue.hist_period: every Nth item sampled, 1 for every item; 0 (the
+ * default) adapts N between 1 and WQ_HIST_MAX_PERIOD to the rate, and
+ * samples at most one item per WQ_HIST_GAP_NS.
  */
 #define WQ_HIST_MAX_PERIOD	1024
 /* the adaptive period takes a sample per pwq every WQ_HIST_GAP_NS at most */
-#define WQ_HIST_GAP_NS		NSEC_PER_MSEC
+#define WQ_HIST_GAP_NS		(10 * NSEC_PER_MSEC)
 
 static unsigned int wq_hist_period;
 
@@ -120,8 +125,15 @@ EXPORT_SYMBOL_GPL(workqueue_hist_set_period);
 /* Called by workqueue_init_early(), before the first workqueue. */
 void __init wq_hist_init(void)
 {
-	if (!wq_hist_enabled)
+	if (!wq_hist_enabled) {
 		static_branch_disable(&wq_hist_on);
+		return;
+	}
+	wq_hist_cache = KMEM_CACHE(wq_hist, 0);
+	wq_hist_wq_cache = KMEM_CACHE(wq_hist_wq, 0);
+	/* without them, no workqueue gets histograms: nothing else changes */
+	if (!wq_hist_cache || !wq_hist_wq_cache)
+		wq_hist_enabled = false;
 }
 
 /* ------------------------------------------------------------------ */
@@ -196,21 +208,20 @@ static bool wq_hist_due(struct pool_workqueue *pwq, u64 gap)
  * A sample stands for the items queued since the one before, those of
  * samples not taken included.  A pwq without histograms yet takes the
  * sample only to have its worker allocate them.  This and the worker's
- * two steps read the clock once each: a sample costs about a hundred
- * instructions on the item's path.
+ * two steps read the clock once each.
  *
  * Context: pool->lock (P).
  */
 void wq_hist_sample_locked(struct pool_workqueue *pwq, struct work_struct *work,
 			   bool active)
 {
-	unsigned int items = pwq->hist_carry + max(pwq->hist_period, 1U);
+	unsigned int items = pwq->hist_carry + pwq->hist_period;
 	u64 now;
 
 	wq_assert_P(pwq->pool);
 	if (!pwq->wq->hist) {
 		/* histograms off */
-		pwq->hist_countdown = INT_MAX;
+		pwq->hist_countdown = UINT_MAX;
 		return;
 	}
 	now = wq_hist_clock();
@@ -442,7 +453,7 @@ int wq_hist_alloc_wq(struct workqueue_struct *wq)
 {
 	if (!wq_hist_enabled)
 		return 0;
-	wq->hist = kzalloc(sizeof(*wq->hist), GFP_KERNEL);
+	wq->hist = kmem_cache_zalloc(wq_hist_wq_cache, GFP_KERNEL);
 	if (!wq->hist)
 		return -ENOMEM;
 	raw_spin_lock_init(&wq->hist->lock);
@@ -453,19 +464,23 @@ int wq_hist_alloc_wq(struct workqueue_struct *wq)
 /* The workqueue is gone: its histograms go with it. */
 void wq_hist_free_wq(struct workqueue_struct *wq)
 {
-	kfree(wq->hist);
+	if (!wq->hist)
+		return;
+	if (wq->hist->retired)
+		kmem_cache_free(wq_hist_cache, wq->hist->retired);
+	kmem_cache_free(wq_hist_wq_cache, wq->hist);
 	wq->hist = NULL;
 }
 
 /*
  * A new pwq samples its first item (to have its histograms allocated);
- * with histograms off, its countdown runs out after INT_MAX items, and
+ * with histograms off, its countdown runs out after UINT_MAX items, and
  * the sample is not taken then either.
  */
 void wq_hist_init_pwq(struct pool_workqueue *pwq)
 {
 	pwq->hist_period = 1;
-	pwq->hist_countdown = wq_hist_enabled ? 1 : INT_MAX;
+	pwq->hist_countdown = wq_hist_enabled ? 1 : UINT_MAX;
 }
 
 /*
@@ -479,7 +494,7 @@ static void wq_hist_alloc_pwq(struct pool_workqueue *pwq, bool bh)
 
 	if (!pwq->wq->hist)
 		return;
-	h = kzalloc_node(sizeof(*h), gfp, pwq->pool->node);
+	h = kmem_cache_alloc_node(wq_hist_cache, gfp | __GFP_ZERO, pwq->pool->node);
 	if (!h)
 		return;		/* the next sample asks again */
 	scoped_guard(raw_spinlock_irq, &pwq->pool->lock) {
@@ -488,7 +503,8 @@ static void wq_hist_alloc_pwq(struct pool_workqueue *pwq, bool bh)
 			h = NULL;
 		}
 	}
-	kfree(h);
+	if (h)
+		kmem_cache_free(wq_hist_cache, h);
 }
 
 static void wq_hist_sum(struct wq_hist *to, const struct wq_hist *from)
@@ -505,6 +521,9 @@ static void wq_hist_sum(struct wq_hist *to, const struct wq_hist *from)
  * wq_hist_retire_pwq - @pwq leaves its workqueue: keep its counts
  * @pwq: the pwq, unlinked under the same hold of W
  *
+ * The first pwq to leave hands its block over as the workqueue's block
+ * of released counts; the others add theirs to it.
+ *
  * Context: wq->mutex (W).
  */
 void wq_hist_retire_pwq(struct pool_workqueue *pwq)
@@ -512,14 +531,21 @@ void wq_hist_retire_pwq(struct pool_workqueue *pwq)
 	struct workqueue_struct *wq = pwq->wq;
 
 	wq_assert_W(wq);
-	if (pwq->hist && wq->hist)
-		wq_hist_sum(&wq->hist->retired, pwq->hist);
+	if (!pwq->hist || !wq->hist)
+		return;
+	if (!wq->hist->retired) {
+		wq->hist->retired = pwq->hist;
+		pwq->hist = NULL;
+		return;
+	}
+	wq_hist_sum(wq->hist->retired, pwq->hist);
 }
 
 /* @pwq is freed (after RCU). */
 void wq_hist_free_pwq(struct pool_workqueue *pwq)
 {
-	kfree(pwq->hist);
+	if (pwq->hist)
+		kmem_cache_free(wq_hist_cache, pwq->hist);
 }
 
 /* ------------------------------------------------------------------ */
@@ -541,7 +567,8 @@ void wq_hist_collect(struct workqueue_struct *wq, struct wq_hist *sum)
 	memset(sum, 0, sizeof(*sum));
 	if (!wq->hist)
 		return;
-	wq_hist_sum(sum, &wq->hist->retired);
+	if (wq->hist->retired)
+		wq_hist_sum(sum, wq->hist->retired);
 	for_each_pwq(pwq, wq) {
 		guard(raw_spinlock_irq)(&pwq->pool->lock);
 		if (pwq->hist)
@@ -608,7 +635,9 @@ void wq_hist_reset_kinds(struct workqueue_struct *wq, unsigned long kinds)
 	for (k = 0; k < WQ_NR_ITEM_HISTS; k++) {
 		if (!(kinds & BIT(k)))
 			continue;
-		memset(wqh->retired.count[k], 0, sizeof(wqh->retired.count[k]));
+		if (wqh->retired)
+			memset(wqh->retired->count[k], 0,
+			       sizeof(wqh->retired->count[k]));
 		for_each_pwq(pwq, wq) {
 			guard(raw_spinlock_irq)(&pwq->pool->lock);
 			if (pwq->hist)
@@ -625,7 +654,8 @@ void wq_hist_reset_kinds(struct workqueue_struct *wq, unsigned long kinds)
 		memset(wqh->longest_run, 0, sizeof(wqh->longest_run));
 	}
 	if ((kinds & (BIT(WQ_NR_HISTS + 1) - 1)) == BIT(WQ_NR_HISTS + 1) - 1) {
-		wqh->retired.samples = 0;
+		if (wqh->retired)
+			wqh->retired->samples = 0;
 		for_each_pwq(pwq, wq) {
 			guard(raw_spinlock_irq)(&pwq->pool->lock);
 			if (pwq->hist)

@@ -292,7 +292,8 @@ struct wq_hist_top {
 /**
  * struct wq_hist_wq - what a workqueue's histograms keep beside its pwqs'
  * @lock: the H lock
- * @retired: the histograms of pwqs released so far (W)
+ * @retired: the histograms of pwqs released so far, allocated with the
+ *	first (W)
  * @flush: flush waits per bucket (atomic)
  * @slowest_start: functions of the sampled items that waited longest from
  *	queueing to start, worst first (H; see Lockless reads)
@@ -302,7 +303,7 @@ struct wq_hist_top {
  */
 struct wq_hist_wq {
 	raw_spinlock_t		lock;
-	struct wq_hist		retired;
+	struct wq_hist		*retired;
 	atomic64_t		flush[WQ_HIST_BUCKETS];
 	struct wq_hist_top	slowest_start[WQ_HIST_TOP];
 	struct wq_hist_top	longest_run[WQ_HIST_TOP];
@@ -421,7 +422,7 @@ struct pool_workqueue {
 	u64			hist_queued;
 	u64			hist_active;
 	u64			hist_last;
-	int			hist_countdown;
+	unsigned int		hist_countdown;
 	unsigned int		hist_period;
 	unsigned int		hist_weight;
 	unsigned int		hist_carry;
@@ -659,7 +660,7 @@ bool wq_fail_pool_growth_now(void);
  * kernel/workqueue_hist.c: the hooks on the path of an item.  Each is one
  * test of a pwq or worker field the path has at hand: with histograms off
  * (workqueue.histograms=0) the countdown never runs out in practice (it
- * starts at INT_MAX) and nothing else is ever set.
+ * starts at UINT_MAX) and nothing else is ever set.
  */
 DECLARE_STATIC_KEY_TRUE(wq_hist_on);
 
@@ -678,7 +679,7 @@ static __always_inline void wq_hist_queued_locked(struct pool_workqueue *pwq,
 						  struct work_struct *work,
 						  bool active)
 {
-	if (unlikely(--pwq->hist_countdown <= 0))
+	if (unlikely(!--pwq->hist_countdown))
 		wq_hist_sample_locked(pwq, work, active);
 }
 
