@@ -400,6 +400,29 @@ static long wqt_settled(struct wqt_item *it)
 	return atomic_long_read(&it->finished) + atomic_long_read(&it->cancel_ok);
 }
 
+/*
+ * After a failed check: the item's counts and what the workqueue says of
+ * it, now and a second later (whether what was missing ends after all).
+ */
+static void wqt_explain(struct wqt_item *it)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		/* the work_struct is first in each kind: &it->work is it */
+		pr_alert("%s" TORTURE_FLAG " %s item %d: busy=%#x running=%d\n",
+			 torture_type, it->slot->wq_name, it->index,
+			 work_busy(&it->work), atomic_read(&it->running));
+		pr_alert("%s" TORTURE_FLAG " tried=%ld queued=%ld ran=%ld done=%ld cancelled=%ld\n",
+			 torture_type, atomic_long_read(&it->queue_try),
+			 atomic_long_read(&it->queue_ok), atomic_long_read(&it->ran),
+			 atomic_long_read(&it->finished),
+			 atomic_long_read(&it->cancel_ok));
+		if (!i)
+			msleep(1000);
+	}
+}
+
 /**
  * wqt_check_done - after a flush or cancel_sync: what was queued has ended
  * @it: the item
@@ -417,8 +440,10 @@ static void wqt_check_done(struct wqt_item *it, long queued_before,
 	long done = wqt_settled(it);
 
 	atomic_long_inc(&wqt_checks);
-	if (done < queued_before)
-		wqt_fail(it, what, queued_before, done);
+	if (done >= queued_before)
+		return;
+	wqt_fail(it, what, queued_before, done);
+	wqt_explain(it);
 }
 
 /**
