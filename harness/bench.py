@@ -334,7 +334,7 @@ HEADLINE = [
      'delayed-work lateness, and a bare timer_list\'s beside it'),
     (r'inversion\.(\w+\.)?flush_time(\.max|\.min|\.workers|\.cpus)?$',
      'priority inversion on flush (mean of the repeats of a boot)'),
-    (r'rcu_exp\.(hogs\d\.(p50|p99|max)|\w+_threads|\w+_kworkers)$',
+    (r'rcu_exp\.(hogs\d\.(p50|p99|max|over_1ms)|\w+_threads|\w+_kworkers)$',
      'synchronize_rcu_expedited(), and the real-time threads behind it (rcuexp config)'),
     (r'footprint\.(boot|after_idle)\.\w+$', 'footprint'),
 ]
