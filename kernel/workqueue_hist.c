@@ -7,12 +7,12 @@
  * longest runs.  On by default (workqueue.histograms=0 turns them off).
  *
  * Items are sampled, per pool_workqueue: an item is timed from queueing
- * to its end when its pwq's countdown runs out and at least 10 ms passed
+ * to its end when its pwq's countdown runs out and at least 100 ms passed
  * since the pwq's last sample, and counts for the items queued since
  * that sample, so that the histograms estimate every item.  The
- * countdown's period adapts to about the items a pwq queues in 10 ms (1
+ * countdown's period adapts to about the items a pwq queues in 100 ms (1
  * below that rate: every item is timed), so a busy pwq reads the clock
- * about 200 times a second and takes 100 samples: the cost is bounded in
+ * about 20 times a second and takes 10 samples: the cost is bounded in
  * time, whatever the rate.
  * Each pwq has one sample in flight at a time; an item queued while one
  * is carries its count to the next.  Flush waits are all counted.
@@ -77,7 +77,7 @@ static struct kmem_cache *wq_hist_cache, *wq_hist_wq_cache;
  */
 #define WQ_HIST_MAX_PERIOD	1024
 /* the adaptive period takes a sample per pwq every WQ_HIST_GAP_NS at most */
-#define WQ_HIST_GAP_NS		(10 * NSEC_PER_MSEC)
+#define WQ_HIST_GAP_NS		(100 * NSEC_PER_MSEC)
 
 static unsigned int wq_hist_period;
 
