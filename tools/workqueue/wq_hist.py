@@ -73,7 +73,8 @@ class WqHist:
         nbuckets = len(h.flush)
         self.counts = {k: [0] * nbuckets for k in KINDS}
         self.samples = 0
-        blocks = [h.retired]
+        # what released pwqs left, once one has been released
+        blocks = [h.retired[0]] if h.retired else []
         for pwq in list_for_each_entry('struct pool_workqueue',
                                        wq.pwqs.address_of_(), 'pwqs_node'):
             if pwq.hist:
