@@ -1373,7 +1373,7 @@ static DEFINE_MUTEX(twq_lat_turn);
 struct twq_lat_queuer {
 	struct twq_target *target;
 	struct twq_item item;
-	struct mutex *turn;
+	struct mutex *turn;	/* held while one sample is in flight */
 	unsigned int n;
 	int target_cpu;
 	struct rnd_state rnd;
