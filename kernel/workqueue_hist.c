@@ -125,15 +125,15 @@ EXPORT_SYMBOL_GPL(workqueue_hist_set_period);
 /* Called by workqueue_init_early(), before the first workqueue. */
 void __init wq_hist_init(void)
 {
-	if (!wq_hist_enabled) {
-		static_branch_disable(&wq_hist_on);
-		return;
+	if (wq_hist_enabled) {
+		wq_hist_cache = KMEM_CACHE(wq_hist, 0);
+		wq_hist_wq_cache = KMEM_CACHE(wq_hist_wq, 0);
+		/* without them, no workqueue gets histograms: as if off */
+		if (!wq_hist_cache || !wq_hist_wq_cache)
+			wq_hist_enabled = false;
 	}
-	wq_hist_cache = KMEM_CACHE(wq_hist, 0);
-	wq_hist_wq_cache = KMEM_CACHE(wq_hist_wq, 0);
-	/* without them, no workqueue gets histograms: nothing else changes */
-	if (!wq_hist_cache || !wq_hist_wq_cache)
-		wq_hist_enabled = false;
+	if (!wq_hist_enabled)
+		static_branch_disable(&wq_hist_on);
 }
 
 /* ------------------------------------------------------------------ */
@@ -228,15 +228,14 @@ void wq_hist_sample_locked(struct pool_workqueue *pwq, struct work_struct *work,
 	if (pwq->hist_work || !wq_hist_due(pwq, wq_hist_since(pwq->hist_last, now))) {
 		/* one sample in flight, or too soon: these count with the next */
 		pwq->hist_carry = items;
-		pwq->hist_countdown = pwq->hist_period;
-		return;
+	} else {
+		pwq->hist_carry = 0;
+		pwq->hist_work = work;
+		pwq->hist_weight = pwq->hist ? items : 0;
+		pwq->hist_queued = now;
+		pwq->hist_active = active ? now : 0;
+		pwq->hist_last = now;
 	}
-	pwq->hist_carry = 0;
-	pwq->hist_work = work;
-	pwq->hist_weight = pwq->hist ? items : 0;
-	pwq->hist_queued = now;
-	pwq->hist_active = active ? now : 0;
-	pwq->hist_last = now;
 	pwq->hist_countdown = pwq->hist_period;
 }
 

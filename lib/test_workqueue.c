@@ -255,10 +255,6 @@ static s64 twq_percentile(const s64 *v, unsigned int n, unsigned int per_mille)
 	return v[clamp_t(u64, rank, 1, n) - 1];
 }
 
-/*
- * Sort @s and emit NAME.{n,min,p50,p99,p999,max,mean} and NAME's
- * histogram; samples that did not fit are counted as NAME.dropped.
- */
 /* The samples of @s above @limit. */
 static unsigned int twq_count_over(struct twq_samples *s, s64 limit)
 {
@@ -269,6 +265,10 @@ static unsigned int twq_count_over(struct twq_samples *s, s64 limit)
 	return over;
 }
 
+/*
+ * Sort @s and emit NAME.{n,min,p50,p99,p999,max,mean} and NAME's
+ * histogram; samples that did not fit are counted as NAME.dropped.
+ */
 static void twq_emit_stats(struct twq_samples *s, const char *unit,
 			   const char *name)
 {
