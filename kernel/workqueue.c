@@ -1459,7 +1459,11 @@ static void worker_begin_item_locked(struct worker *worker,
 	worker->current_color = data_color(work_data(work));
 	if (worker->task)
 		worker->current_at = worker->task->se.sum_exec_runtime;
-	strscpy(worker->desc, pwq->wq->name, WORKER_DESC_LEN);
+	/* ps shows the workqueue's name: copy it only when it changes */
+	if (unlikely(worker->desc_id != pwq->wq->name_id)) {
+		strscpy(worker->desc, pwq->wq->name, WORKER_DESC_LEN);
+		worker->desc_id = pwq->wq->name_id;
+	}
 	list_del_init(&work->entry);
 	if (unlikely(pwq->wq->flags & WQ_CPU_INTENSIVE))
 		worker_set_flags_locked(worker, WORKER_CPU_INTENSIVE);
@@ -2714,9 +2718,16 @@ static struct worker_pool *lock_pool_for_queueing(struct workqueue_struct *wq,
 						  struct worker_pool *pool,
 						  struct pool_workqueue **pwqp)
 {
-	struct worker_pool *last = get_work_pool(work);
+	struct worker_pool *last;
 	struct worker *worker;
 
+	/*
+	 * An item queued again where it last ran, the common case, needs no
+	 * look-up of its last pool (an IDR walk): compare the ids.
+	 */
+	if (likely(work_last_pool_id(work) == pool->id))
+		goto lock_pool;
+	last = get_work_pool(work);
 	if (last && last != pool && !wq_is_ordered(wq)) {
 		raw_spin_lock(&last->lock);
 		worker = find_worker_executing_work(last, work);
@@ -2726,6 +2737,7 @@ static struct worker_pool *lock_pool_for_queueing(struct workqueue_struct *wq,
 		}
 		raw_spin_unlock(&last->lock);
 	}
+lock_pool:
 	raw_spin_lock(&pool->lock);
 	return pool;
 }
@@ -4201,6 +4213,8 @@ void set_worker_desc(const char *fmt, ...)
 	va_start(args, fmt);
 	vsnprintf(worker->desc, sizeof(worker->desc), fmt, args);
 	va_end(args);
+	/* the next item puts its workqueue's name back */
+	worker->desc_id = 0;
 }
 EXPORT_SYMBOL_GPL(set_worker_desc);
 

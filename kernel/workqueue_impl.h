@@ -487,6 +487,8 @@ struct dentry;
  * @__lockdep_map: lockdep map the workqueue owns
  * @lockdep_map: lockdep map for flush annotations
  * @name: the name
+ * @name_id: a number no other workqueue of this boot has, for workers
+ *	to tell whether their description still holds @name (I)
  * @rcu: for freeing after readers are done
  * @flags: WQ_* and __WQ_* (W to change)
  * @cpu_pwq: per CPU, the pwq items queued on that CPU go to (W; R)
@@ -523,6 +525,7 @@ struct workqueue_struct {
 	struct lockdep_map	*lockdep_map;
 #endif
 	char			name[WQ_NAME_LEN];
+	u64			name_id;
 	struct rcu_head		rcu;
 	unsigned int		flags;
 	struct pool_workqueue __rcu * __percpu *cpu_pwq;

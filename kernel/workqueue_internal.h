@@ -38,6 +38,8 @@ struct wq_barrier;
  *	them unlocked, see Lockless reads)
  * @id: worker number within the pool (I)
  * @desc: set_worker_desc() text, or the workqueue name (P)
+ * @desc_id: the name_id of the workqueue whose name @desc holds, 0 when
+ *	set_worker_desc() wrote it (X)
  * @rescue_wq: the workqueue a rescuer serves, %NULL for normal workers (I)
  * @rank: the scheduling rank its task runs at now, its own or lent by
  *	waiters of its item (P)
@@ -75,6 +77,7 @@ struct worker {
 	unsigned int		flags;
 	int			id;
 	char			desc[WORKER_DESC_LEN];
+	u64			desc_id;
 	struct workqueue_struct	*rescue_wq;
 	int			rank;
 	bool			boosted;

@@ -2695,6 +2695,80 @@ static struct workqueue_struct *wqk_named_wq(struct kunit *test, char *name)
 	return wq;
 }
 
+/* What a worker showed of itself while it ran an item (wqk_record_desc()). */
+struct wqk_desc {
+	char comm[64];
+	bool describe;		/* call set_worker_desc() instead */
+};
+
+static void wqk_record_desc(struct wqk_probe *p)
+{
+	struct wqk_desc *d = p->data;
+
+	if (d->describe)
+		set_worker_desc("wqk-desc-%d", 7);
+	else
+		wq_worker_comm(d->comm, sizeof(d->comm), current);
+}
+
+/*
+ * Run @p on @cpu's pool of @wq and check the description its worker
+ * showed: "+@name" at the end.
+ */
+static void wqk_expect_desc(struct kunit *test, struct workqueue_struct *wq,
+			    struct wqk_probe *p, int cpu, const char *name)
+{
+	struct wqk_desc *d = p->data;
+	const char *plus;
+
+	d->describe = false;
+	queue_work_on(cpu, wq, &p->work);
+	flush_work(&p->work);
+	plus = strrchr(d->comm, '+');
+	KUNIT_EXPECT_NOT_NULL_MSG(test, plus, "%s", d->comm);
+	if (plus)
+		KUNIT_EXPECT_STREQ(test, plus + 1, name);
+}
+
+/*
+ * ps shows the workqueue of the item a worker runs.  A worker copies the
+ * name only when it changes, so check the cases where it must: an item
+ * of another workqueue, an item of the same one after set_worker_desc(),
+ * and a new workqueue in the memory of a destroyed one (which the
+ * allocator hands back at once, most of the time).
+ */
+static void worker_desc_follows_each_item(struct kunit *test)
+{
+	struct wqk_desc *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	char a[WQK_NAME_LEN], b[WQK_NAME_LEN];
+	struct workqueue_struct *wqa = wqk_named_wq(test, a);
+	struct workqueue_struct *wqb = wqk_named_wq(test, b);
+	struct workqueue_struct *gone, *reborn;
+	int cpu = cpumask_first(cpu_online_mask);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	p->data = d;
+	p->hook = wqk_record_desc;
+	wqk_expect_desc(test, wqa, p, cpu, a);
+	wqk_expect_desc(test, wqb, p, cpu, b);
+	wqk_expect_desc(test, wqa, p, cpu, a);
+
+	d->describe = true;
+	queue_work_on(cpu, wqa, &p->work);
+	flush_work(&p->work);
+	wqk_expect_desc(test, wqa, p, cpu, a);
+
+	gone = alloc_workqueue("wqk_desc_gone", 0, 1);
+	KUNIT_ASSERT_NOT_NULL(test, gone);
+	wqk_expect_desc(test, gone, p, cpu, "wqk_desc_gone");
+	destroy_workqueue(gone);
+	reborn = alloc_workqueue("wqk_desc_reborn", 0, 1);
+	KUNIT_ASSERT_NOT_NULL(test, reborn);
+	wqk_defer(test, wqk_destroy_wq_action, reborn);
+	wqk_expect_desc(test, reborn, p, cpu, "wqk_desc_reborn");
+}
+
 static void wqk_show_one(void *wq)
 {
 	show_one_workqueue(wq);
@@ -3247,6 +3321,7 @@ static struct kunit_case wqk_introspect_cases[] = {
 	KUNIT_CASE(execute_in_process_context_runs_directly),
 	KUNIT_CASE(execute_in_process_context_defers_from_softirq),
 	KUNIT_CASE_PARAM(worker_names_show_set_worker_desc, wqk_kind_gen_params),
+	KUNIT_CASE(worker_desc_follows_each_item),
 	KUNIT_CASE(dump_lists_items_with_runs_and_barriers),
 	KUNIT_CASE(dump_shows_busy_pool_with_idle_workers),
 	KUNIT_CASE(dump_lines_have_no_length_limit),

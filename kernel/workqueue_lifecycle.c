@@ -462,6 +462,9 @@ static int wq_sanitize_flags(unsigned int *flags, int *max_active)
 	return 0;
 }
 
+/* workqueue_struct.name_id: 0 is no workqueue's (see set_worker_desc()) */
+static atomic64_t wq_name_ids = ATOMIC64_INIT(0);
+
 /*
  * Create a workqueue whose flushes are annotated with @map, or with a
  * lockdep map of its own when @map is %NULL.
@@ -483,6 +486,7 @@ alloc_wq_va(const char *fmt, unsigned int flags, int max_active,
 	if (vsnprintf(wq->name, sizeof(wq->name), fmt, args) >= WQ_NAME_LEN)
 		pr_warn_once("workqueue: name exceeds WQ_NAME_LEN. Truncating to: %s\n",
 			     wq->name);
+	wq->name_id = atomic64_inc_return(&wq_name_ids);
 	/* a BH workqueue shares its CPU's softirq and has no limit of its own */
 	if (flags & WQ_BH)
 		max_active = INT_MAX;
