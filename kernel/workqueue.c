@@ -4052,10 +4052,16 @@ EXPORT_SYMBOL_GPL(mod_precise_work_on);
  */
 bool flush_precise_work(struct precise_work *pw)
 {
-	/* a stopped timer leaves PENDING to us: nobody else can queue it */
-	if (hrtimer_cancel(&pw->timer)) {
-		guard(irqsave)();
-		__queue_work(pw->cpu, pw->wq, &pw->work);
+	/*
+	 * A stopped timer leaves PENDING to us: nobody else can queue it.
+	 * Stop and queue with interrupts off, as flush_delayed_work() does,
+	 * so that no flusher of the item on this CPU runs in between and
+	 * finds it neither pending on a timer nor queued.  A hard-interrupt
+	 * timer's cancel only spins while its function runs elsewhere.
+	 */
+	scoped_guard(irqsave) {
+		if (hrtimer_cancel(&pw->timer))
+			__queue_work(pw->cpu, pw->wq, &pw->work);
 	}
 	return flush_work(&pw->work);
 }
