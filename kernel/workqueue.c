@@ -1292,6 +1292,26 @@ static bool loan_applies(struct wq_barrier *barr, struct worker *worker)
 	       wq_is_ordered(worker->current_pwq->wq);
 }
 
+/* Whether @barr's waiter ranks above the workers of its pwq's pool. */
+static bool barrier_raises(struct wq_barrier *barr)
+{
+	return barr->rank > pool_rank(barr->pwq->pool);
+}
+
+/*
+ * @barr leaves its pwq's boosters (it starts: the loan is over).
+ * Context: P.
+ */
+static void barrier_end_loan_locked(struct wq_barrier *barr)
+{
+	wq_assert_P(barr->pwq->pool);
+	if (list_empty(&barr->boost_node))
+		return;
+	list_del_init(&barr->boost_node);
+	if (barrier_raises(barr))
+		WARN_ON_ONCE(--barr->pwq->nr_raising < 0);
+}
+
 /*
  * Run @worker at the higher of its own rank and the loans to its item;
  * its own rank when it runs none.  A worker that is raised while it waits
@@ -1472,9 +1492,12 @@ static void worker_begin_item_locked(struct worker *worker,
 		     READ_ONCE(pwq->wq->nr_flush_lenders))) {
 		/* a barrier whose item was cancelled ends its loan itself */
 		if (work_is_barrier(work))
-			list_del_init(&container_of(work, struct wq_barrier,
-						    work)->boost_node);
-		worker_update_rank_locked(worker);
+			barrier_end_loan_locked(container_of(work, struct wq_barrier,
+							     work));
+		/* waiters at or below the workers' rank change nothing */
+		if (pwq->nr_raising || worker->boosted ||
+		    READ_ONCE(pwq->wq->nr_flush_lenders))
+			worker_update_rank_locked(worker);
 	}
 	pwq->stats[PWQ_STAT_STARTED]++;
 	/* the watchdog's sign of progress */
@@ -3106,8 +3129,9 @@ static void lend_to_target_locked(struct wq_barrier *barr, struct worker *runner
 	if (pwq->pool->flags & POOL_BH)
 		return;
 	list_add_tail(&barr->boost_node, &pwq->boosters);
-	if (barr->rank <= pool_rank(pwq->pool))
+	if (!barrier_raises(barr))
 		return;
+	pwq->nr_raising++;
 	/* a target queued again while it runs: the run ahead first */
 	if (!runner)
 		runner = find_worker_executing_work(pwq->pool, barr->target);
@@ -3136,6 +3160,8 @@ static void lend_raise(struct wq_barrier *barr)
 	if (!list_empty(&barr->boost_node) && rank > barr->rank) {
 		struct worker *runner = find_worker_executing_work(pool, barr->target);
 
+		if (!barrier_raises(barr) && rank > pool_rank(pool))
+			pwq->nr_raising++;
 		barr->rank = rank;
 		if (runner)
 			worker_update_rank_locked(runner);

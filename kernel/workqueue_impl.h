@@ -380,6 +380,8 @@ struct worker_pool {
  * @inactive_works: items waiting for @nr_active to drop (P)
  * @boosters: flush_work() barriers whose waiters lend their priority to
  *	this pwq's items (P)
+ * @nr_raising: those of @boosters that rank above the pool's workers,
+ *	the only ones that can raise one (P)
  * @pending_node: entry in the node quota's list of waiting pwqs (N, and
  *	this pwq's P to join or leave; P to test; see Lockless reads)
  * @pwqs_node: entry in wq->pwqs (W; R to walk)
@@ -413,6 +415,7 @@ struct pool_workqueue {
 	bool			plugged;
 	struct list_head	inactive_works;
 	struct list_head	boosters;
+	int			nr_raising;
 	struct list_head	pending_node;
 	struct list_head	pwqs_node;
 	struct list_head	mayday_node;
