@@ -3664,6 +3664,37 @@ static bool stop_item_timer(struct work_struct *work, enum item_timer timer)
 	}
 }
 
+/*
+ * An ordered workqueue queues an item on its newest pwq even while the
+ * item still runs on an older one (the order runs them one at a time),
+ * so a cancelled item's data names the newest pwq's pool, which may not
+ * be the one running it.  Name the pool that runs it, if another does,
+ * so that flush_work() and cancel_work_sync() find the run and wait.
+ * The caller owns PENDING (the item cannot start again meanwhile) and
+ * holds RCU, with interrupts off and no pool lock.
+ */
+static void point_at_ordered_runner(struct work_struct *work,
+				    struct workqueue_struct *wq,
+				    struct worker_pool *grabbed)
+{
+	struct pool_workqueue *pwq;
+
+	list_for_each_entry_rcu(pwq, &wq->pwqs, pwqs_node) {
+		struct worker_pool *pool = pwq->pool;
+		bool runs;
+
+		if (pool == grabbed)
+			continue;
+		raw_spin_lock(&pool->lock);
+		runs = find_worker_executing_work(pool, work);
+		raw_spin_unlock(&pool->lock);
+		if (runs) {
+			set_work_off_queue(work, pool->id, pool_offq_bits(pool), true);
+			return;
+		}
+	}
+}
+
 /**
  * try_to_grab_pending - take an item's PENDING bit away from its queue
  * @work: the item
@@ -3695,6 +3726,7 @@ static int try_to_grab_pending(struct work_struct *work, enum item_timer timer,
 		raw_spin_lock(&pool->lock);
 		pwq = get_work_pwq(work);
 		if (pwq && pwq->pool == pool) {
+			struct workqueue_struct *wq = pwq->wq;
 			unsigned long data = work_data(work);
 
 			debug_work_deactivate(work);
@@ -3705,6 +3737,8 @@ static int try_to_grab_pending(struct work_struct *work, enum item_timer timer,
 			set_work_off_queue(work, pool->id, pool_offq_bits(pool), true);
 			pwq_dec_nr_in_flight_locked(pwq, data, true);
 			raw_spin_unlock(&pool->lock);
+			if (unlikely(wq_is_ordered(wq)))
+				point_at_ordered_runner(work, wq, pool);
 			rcu_read_unlock();
 			return 1;
 		}

@@ -1702,6 +1702,35 @@ static void ordered_flusher_of_a_cancelled_waiting_item_returns(struct kunit *te
 	KUNIT_EXPECT_EQ(test, atomic_read(&x->runs), 0);
 }
 
+/*
+ * An ordered workqueue queues an item again on its newest pwq while the
+ * item still runs on an older one (a rebuild started the newer one).
+ * Cancelling the new instance must leave the item pointing at the pool
+ * where it runs: a flush_work() after the cancel waits for that run.
+ * (6.12 leaves it pointing at the newest pwq's pool, where it does not
+ * run, and the flush returns at once.  The torture test found it.)
+ */
+static void ordered_flush_after_cancel_waits_for_the_older_run(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_ordered_new(test);
+	struct wqk_probe *a = wqk_gated_probe(test, NULL);
+	struct wqk_waiter *w;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs to exclude one");
+	queue_work(wq, &a->work);
+	WQK_WAIT(test, &a->started);
+	wqk_exclude_cpus(test, cpumask_of(wqk_last_online_cpu()));
+	KUNIT_ASSERT_TRUE(test, queue_work(wq, &a->work));
+	KUNIT_ASSERT_TRUE(test, cancel_work(&a->work));
+	w = wqk_waiter_start(test, WQK_FLUSH_WORK, wq, a);
+	wqk_open(a);
+	WQK_WAIT(test, &w->th->done);
+	KUNIT_EXPECT_TRUE(test, w->ret);
+	KUNIT_EXPECT_TRUE(test, w->probe_finished);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->runs), 1);
+}
+
 static struct kunit_case wqk_flush_cases[] = {
 	KUNIT_CASE_PARAM(flush_workqueue_waits_for_every_earlier_item,
 			 wqk_kind_gen_params),
@@ -1723,6 +1752,7 @@ static struct kunit_case wqk_flush_cases[] = {
 	KUNIT_CASE_PARAM(flush_delayed_work_runs_a_pending_item_now,
 			 wqk_kind_gen_params),
 	KUNIT_CASE(ordered_flusher_of_a_cancelled_waiting_item_returns),
+	KUNIT_CASE(ordered_flush_after_cancel_waits_for_the_older_run),
 	{}
 };
 
