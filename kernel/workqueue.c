@@ -3623,20 +3623,30 @@ EXPORT_SYMBOL_GPL(drain_workqueue);
 /* ------------------------------------------------------------------ */
 
 /*
- * Take an inactive item off its list without stranding the barriers
- * linked behind it: those go to the worklist and run at once.
+ * Take a queued item of @pwq off its list without stranding the barriers
+ * linked behind an inactive one.  Their flushers also wait for a run of
+ * the item still going on in this pool (an item queued again while it
+ * runs, behind max_active): the barriers go next on that run's worker.
+ * Without such a run they go to the worklist and run at once.
  */
-static void unlink_queued_work_locked(struct worker_pool *pool,
+static void unlink_queued_work_locked(struct pool_workqueue *pwq,
 				      struct work_struct *work, unsigned long data)
 {
 	struct work_struct *next = list_next_entry(work, entry);
+	struct worker_pool *pool = pwq->pool;
+	struct worker *runner;
 
 	wq_assert_P(pool);
 	list_del_init(&work->entry);
-	if ((data & WORK_STRUCT_INACTIVE) && (data & WORK_STRUCT_LINKED)) {
-		move_linked_works(next, &pool->worklist, NULL);
-		kick_pool_locked(pool);
+	if (!(data & WORK_STRUCT_INACTIVE) || !(data & WORK_STRUCT_LINKED))
+		return;
+	runner = find_worker_executing_work(pool, work);
+	if (runner) {
+		move_linked_works(next, runner->scheduled.next, NULL);
+		return;
 	}
+	move_linked_works(next, &pool->worklist, NULL);
+	kick_pool_locked(pool);
 }
 
 /* The timer an item may wait on before it is queued. */
@@ -3730,7 +3740,7 @@ static int try_to_grab_pending(struct work_struct *work, enum item_timer timer,
 			unsigned long data = work_data(work);
 
 			debug_work_deactivate(work);
-			unlink_queued_work_locked(pool, work, data);
+			unlink_queued_work_locked(pwq, work, data);
 			wq_hist_unlink_locked(pwq, work);
 			pwq_unlist_if_drained_locked(pwq);
 			/* off queue before the counts: they may drop the lock */

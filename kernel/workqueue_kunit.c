@@ -1731,6 +1731,35 @@ static void ordered_flush_after_cancel_waits_for_the_older_run(struct kunit *tes
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->runs), 1);
 }
 
+/*
+ * flush_work() of an item that runs and is queued again waits for both
+ * instances; once the queued one is cancelled, still for the run.  The
+ * queued instance is inactive, behind max_active 1 on a per-CPU
+ * workqueue.  (6.12 sends the flusher's barrier to the worklist, to run
+ * at once, when the item it follows is cancelled: the flush returns
+ * during the run.)
+ */
+static void flush_of_cancelled_requeue_waits_for_the_run(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 1);
+	struct wqk_probe *a = wqk_gated_probe(test, NULL);
+	int cpu = cpumask_first(cpu_online_mask);
+	struct wqk_waiter *w;
+
+	queue_work_on(cpu, wq, &a->work);
+	WQK_WAIT(test, &a->started);
+	KUNIT_ASSERT_TRUE(test, queue_work_on(cpu, wq, &a->work));
+	w = wqk_waiter_start(test, WQK_FLUSH_WORK, wq, a);
+	KUNIT_ASSERT_TRUE(test, cancel_work(&a->work));
+	msleep(WQK_SETTLE_MS);
+	KUNIT_EXPECT_FALSE_MSG(test, completion_done(&w->th->done),
+			       "the flush returned while the item ran");
+	wqk_open(a);
+	WQK_WAIT(test, &w->th->done);
+	KUNIT_EXPECT_TRUE(test, w->probe_finished);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->runs), 1);
+}
+
 static struct kunit_case wqk_flush_cases[] = {
 	KUNIT_CASE_PARAM(flush_workqueue_waits_for_every_earlier_item,
 			 wqk_kind_gen_params),
@@ -1753,6 +1782,7 @@ static struct kunit_case wqk_flush_cases[] = {
 			 wqk_kind_gen_params),
 	KUNIT_CASE(ordered_flusher_of_a_cancelled_waiting_item_returns),
 	KUNIT_CASE(ordered_flush_after_cancel_waits_for_the_older_run),
+	KUNIT_CASE(flush_of_cancelled_requeue_waits_for_the_run),
 	{}
 };
 
@@ -2699,18 +2729,30 @@ static struct wqk_log *wqk_log_of(struct kunit *test, void (*dump)(void *),
 	return log;
 }
 
+/*
+ * The first line that starts with @prefix after the first that starts
+ * with @after (from the top if @after is %NULL), or "" (and a failure).
+ */
+static const char *wqk_log_line_after(struct kunit *test, struct wqk_log *log,
+				      const char *after, const char *prefix)
+{
+	int i = 0;
+
+	while (after && i < log->nr && !str_has_prefix(log->line[i], after))
+		i++;
+	for (i += !!after; i < log->nr; i++)
+		if (str_has_prefix(log->line[i], prefix))
+			return log->line[i];
+	KUNIT_FAIL(test, "no line starting with \"%s\" after \"%s\" in %d lines",
+		   prefix, after ?: "", log->nr);
+	return "";
+}
+
 /* The first line that starts with @prefix, or "" (and a failure). */
 static const char *wqk_log_line(struct kunit *test, struct wqk_log *log,
 				const char *prefix)
 {
-	int i;
-
-	for (i = 0; i < log->nr; i++)
-		if (str_has_prefix(log->line[i], prefix))
-			return log->line[i];
-	KUNIT_FAIL(test, "no line starting with \"%s\" in %d lines",
-		   prefix, log->nr);
-	return "";
+	return wqk_log_line_after(test, log, NULL, prefix);
 }
 
 /* A per-CPU workqueue with max_active 1 whose name the case knows. */
@@ -2897,9 +2939,9 @@ static void dump_shows_busy_pool_with_idle_workers(struct kunit *test)
 	log = wqk_log_of(test, wqk_show_all, NULL);
 	wqk_open(a);
 
+	/* other workqueues may be busy too: our pwq follows our name */
 	snprintf(want, sizeof(want), "workqueue %s:", name);
-	wqk_log_line(test, log, want);
-	pool = wqk_pwq_line_pool(wqk_log_line(test, log, "  pwq "));
+	pool = wqk_pwq_line_pool(wqk_log_line_after(test, log, want, "  pwq "));
 	KUNIT_ASSERT_GE(test, pool, 0);
 	snprintf(want, sizeof(want), "pool %d:", pool);
 	line = wqk_log_line(test, log, want);
