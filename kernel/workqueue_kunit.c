@@ -1735,9 +1735,10 @@ static void ordered_flush_after_cancel_waits_for_the_older_run(struct kunit *tes
  * flush_work() of an item that runs and is queued again waits for both
  * instances; once the queued one is cancelled, still for the run.  The
  * queued instance is inactive, behind max_active 1 on a per-CPU
- * workqueue.  (6.12 sends the flusher's barrier to the worklist, to run
- * at once, when the item it follows is cancelled: the flush returns
- * during the run.)
+ * workqueue.  (6.12 moves the flusher's barrier to the worklist when the
+ * item it follows is cancelled, without waking the pool: it runs when a
+ * worker of the pool next looks, during the run or after it, and here
+ * after, so the case passes on stock.)
  */
 static void flush_of_cancelled_requeue_waits_for_the_run(struct kunit *test)
 {
