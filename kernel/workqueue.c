@@ -2300,7 +2300,9 @@ static void activate_work_locked(struct pool_workqueue *pwq,
 	if (list_empty(&pool->worklist))
 		pool->watchdog_ts = jiffies;
 	move_linked_works(work, &pool->worklist, NULL);
-	__clear_bit(WORK_STRUCT_INACTIVE_BIT, work_data_bits(work));
+	/* a barrier never takes a slot: it stays INACTIVE */
+	if (!work_is_barrier(work))
+		__clear_bit(WORK_STRUCT_INACTIVE_BIT, work_data_bits(work));
 	wq_hist_activate_locked(pwq, work);
 }
 
@@ -2316,7 +2318,8 @@ static bool pwq_activate_first_locked(struct pool_workqueue *pwq, bool fill)
 	wq_assert_P(pwq->pool);
 	work = list_first_entry_or_null(&pwq->inactive_works,
 					struct work_struct, entry);
-	if (work && (work_is_barrier(work) ||
+	/* a plugged pwq's barriers wait with it (unlink_queued_work_locked()) */
+	if (work && ((work_is_barrier(work) && !pwq->plugged) ||
 		     pwq_tryinc_nr_active_locked(pwq, fill))) {
 		activate_work_locked(pwq, work);
 		done = true;
@@ -3625,9 +3628,12 @@ EXPORT_SYMBOL_GPL(drain_workqueue);
 /*
  * Take a queued item of @pwq off its list without stranding the barriers
  * linked behind an inactive one.  Their flushers also wait for a run of
- * the item still going on in this pool (an item queued again while it
- * runs, behind max_active): the barriers go next on that run's worker.
- * Without such a run they go to the worklist and run at once.
+ * the item that is still going on (an item queued again while it runs).
+ * In a plugged pwq, an ordered workqueue's newer one, that run may be on
+ * an older pwq, which drains first: the barriers keep their place and
+ * start with the pwq.  A run in this pool, behind max_active, gets them
+ * next on its worker.  Without a run they go to the worklist and run at
+ * once.
  */
 static void unlink_queued_work_locked(struct pool_workqueue *pwq,
 				      struct work_struct *work, unsigned long data)
@@ -3638,7 +3644,8 @@ static void unlink_queued_work_locked(struct pool_workqueue *pwq,
 
 	wq_assert_P(pool);
 	list_del_init(&work->entry);
-	if (!(data & WORK_STRUCT_INACTIVE) || !(data & WORK_STRUCT_LINKED))
+	if (!(data & WORK_STRUCT_INACTIVE) || !(data & WORK_STRUCT_LINKED) ||
+	    pwq->plugged)
 		return;
 	runner = find_worker_executing_work(pool, work);
 	if (runner) {

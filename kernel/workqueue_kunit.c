@@ -1761,6 +1761,49 @@ static void flush_of_cancelled_requeue_waits_for_the_run(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->runs), 1);
 }
 
+/*
+ * The same on an ordered workqueue just rebuilt: the queued instance
+ * waits in the newer pwq, plugged until the older one, where the run
+ * goes on, drains.  The flusher's barrier waits there with it, and when
+ * the newer pwq starts, the barrier takes no slot: the items queued
+ * behind it still run one at a time.  (6.12 sends the barrier to the
+ * worklist, where it runs at once: the flush returns during the run.)
+ */
+static void ordered_flush_of_cancelled_requeue_waits_for_the_run(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_ordered_new(test);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe *a = wqk_gated_probe(test, t);
+	struct wqk_probe *b = wqk_gated_probe(test, t);
+	struct wqk_probe *c = wqk_probe_new(test, t);
+	struct wqk_waiter *w;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs to exclude one");
+	queue_work(wq, &a->work);
+	WQK_WAIT(test, &a->started);
+	wqk_exclude_cpus(test, cpumask_of(wqk_last_online_cpu()));
+	KUNIT_ASSERT_TRUE(test, queue_work(wq, &a->work));
+	w = wqk_waiter_start(test, WQK_FLUSH_WORK, wq, a);
+	KUNIT_ASSERT_TRUE(test, cancel_work(&a->work));
+	queue_work(wq, &b->work);
+	queue_work(wq, &c->work);
+	msleep(WQK_SETTLE_MS);
+	KUNIT_EXPECT_FALSE_MSG(test, completion_done(&w->th->done),
+			       "the flush returned while the item ran");
+	wqk_open(a);
+	WQK_WAIT(test, &w->th->done);
+	KUNIT_EXPECT_TRUE(test, w->probe_finished);
+	WQK_WAIT(test, &b->started);
+	msleep(WQK_SETTLE_MS);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&c->runs), 0,
+			    "an item started while another ran");
+	wqk_open(b);
+	WQK_WAIT(test, &c->finished);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->runs), 1);
+}
+
 static struct kunit_case wqk_flush_cases[] = {
 	KUNIT_CASE_PARAM(flush_workqueue_waits_for_every_earlier_item,
 			 wqk_kind_gen_params),
@@ -1784,6 +1827,7 @@ static struct kunit_case wqk_flush_cases[] = {
 	KUNIT_CASE(ordered_flusher_of_a_cancelled_waiting_item_returns),
 	KUNIT_CASE(ordered_flush_after_cancel_waits_for_the_older_run),
 	KUNIT_CASE(flush_of_cancelled_requeue_waits_for_the_run),
+	KUNIT_CASE(ordered_flush_of_cancelled_requeue_waits_for_the_run),
 	{}
 };
 
