@@ -935,6 +935,38 @@ err_id:
 }
 
 /**
+ * populate_pool - give a pool the workers it starts with
+ * @pool: the pool
+ *
+ * One worker, and in a real-time pool a second one in reserve.  A worker
+ * is made by kthreadd, a nice-0 task that CPU hogs hold back for up to a
+ * slice, and the worker of a pool's first item makes a replacement before
+ * it starts that item (worker_run_locked()): a real-time item must not
+ * wait for kthreadd the first time its CPU's pool is used.  Two is what a
+ * first item leaves in any pool, and what idle culling keeps.  The
+ * reserve is made on a best-effort basis: without it, the pool makes one
+ * when its first item starts, as any pool does.
+ *
+ * Context: process context, may sleep; as create_worker().
+ * Return: 0, or the error of creating the pool's first worker.
+ */
+int populate_pool(struct worker_pool *pool)
+{
+	int want = pool_is_rt(pool) ? IDLE_WORKERS_KEPT : 1;
+	int have, ret;
+
+	for (;;) {
+		scoped_guard(raw_spinlock_irq, &pool->lock)
+			have = pool->nr_workers;
+		if (have >= want)
+			return 0;
+		ret = create_worker(pool);
+		if (ret)
+			return have ? 0 : ret;
+	}
+}
+
+/**
  * retire_worker_locked - take an idle worker off duty for good
  * @worker: the idle worker
  * @dying: list to put it on; reap_dying_workers() ends it

@@ -621,6 +621,7 @@ void unbind_workers_locked(struct worker_pool *pool);
 void kick_bh_pools(int cpu);
 void rebind_workers_locked(struct worker_pool *pool);
 int create_worker(struct worker_pool *pool);
+int populate_pool(struct worker_pool *pool);
 void retire_pool_workers(struct worker_pool *pool);
 int init_worker_pool(struct worker_pool *pool);
 int worker_pool_assign_id(struct worker_pool *pool);

@@ -36,6 +36,7 @@
 #include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
+#include <linux/ctype.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kmsg_dump.h>
@@ -4905,6 +4906,44 @@ static void rt_pool_serves_its_cpu_across_hotplug(struct kunit *test)
 	wqk_expect_rt(test, p);
 }
 
+/* The workers of @cpu's RT pool, by name: kworker/CPU:IDR. */
+static int wqk_count_rt_workers(int cpu)
+{
+	struct task_struct *g, *p;
+	char prefix[TASK_COMM_LEN];
+	int len, n = 0;
+
+	len = snprintf(prefix, sizeof(prefix), "kworker/%d:", cpu);
+	rcu_read_lock();
+	for_each_process_thread(g, p) {
+		const char *s = p->comm + len;
+
+		if (strncmp(p->comm, prefix, len))
+			continue;
+		while (isdigit(*s))
+			s++;
+		n += s[0] == 'R' && !s[1];
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * Each CPU's RT pool has a worker in reserve from the start, so that its
+ * first item does not wait for a new one (kthreadd makes it, a nice-0
+ * task that CPU hogs hold back for a slice).  First in its suite: the
+ * first item of a pool leaves two workers in it anyway.
+ */
+static void rt_pool_starts_with_a_worker_in_reserve(struct kunit *test)
+{
+	int cpu;
+
+	wqk_wq_new(test, WQ_RT, 0);
+	for_each_online_cpu(cpu)
+		KUNIT_EXPECT_GE_MSG(test, wqk_count_rt_workers(cpu), 2,
+				    "RT workers of CPU %d", cpu);
+}
+
 /* WQ_RT with WQ_BH or WQ_HIGHPRI makes no sense: refused, NULL. */
 static void rt_flag_combinations_that_make_no_sense_are_refused(struct kunit *test)
 {
@@ -4944,6 +4983,7 @@ static void rescuer_of_an_rt_workqueue_runs_items_sched_fifo(struct kunit *test)
 }
 
 static struct kunit_case wqk_rt_cases[] = {
+	KUNIT_CASE(rt_pool_starts_with_a_worker_in_reserve),
 	KUNIT_CASE_PARAM(rt_items_run_sched_fifo_at_the_class_priority,
 			 wqk_rt_kind_gen_params),
 	KUNIT_CASE(rt_item_preempts_a_normal_task_on_its_cpu),

@@ -329,8 +329,9 @@ static int wq_clamp_max_active(int max_active, unsigned int flags,
  * The per-CPU RT pools get workers when the first WQ_RT workqueue is
  * created (or at workqueue_init() if one was created before): until an RT
  * user exists, the class costs no thread.  Every possible CPU's pool gets
- * one, so that a CPU coming up meanwhile is not missed; later ones come
- * from workqueue_prepare_cpu() and the pools' managers.
+ * its two (populate_pool()), so that a CPU coming up meanwhile is not
+ * missed; later ones come from workqueue_prepare_cpu() and the pools'
+ * managers.
  */
 static bool wq_rt_pools_live;				/* L to set */
 
@@ -343,15 +344,9 @@ static int populate_rt_pools_locked(void)
 	WRITE_ONCE(wq_rt_pools_live, true);
 	if (!wq_online)
 		return 0;	/* workqueue_init() will */
-	for_each_possible_cpu(cpu) {
-		struct worker_pool *pool = &per_cpu(cpu_worker_pools, cpu)[RT_WORKER_POOL];
-		bool empty;
-
-		scoped_guard(raw_spinlock_irq, &pool->lock)
-			empty = !pool->nr_workers;
-		if (empty && create_worker(pool))
+	for_each_possible_cpu(cpu)
+		if (populate_pool(&per_cpu(cpu_worker_pools, cpu)[RT_WORKER_POOL]))
 			ret = -ENOMEM;
-	}
 	return ret;
 }
 
@@ -805,9 +800,9 @@ int workqueue_prepare_cpu(unsigned int cpu)
 	struct worker_pool *pool;
 
 	for_each_std_pool(pool, cpu) {
-		if (pool->nr_workers || pool_may_stay_empty(pool))
+		if (pool_may_stay_empty(pool))
 			continue;
-		if (create_worker(pool))
+		if (populate_pool(pool))
 			return -ENOMEM;
 	}
 	return 0;
@@ -1053,7 +1048,8 @@ static void __init wq_cpu_intensive_thresh_init(void)
  * workqueue_init - the second stage: workers and rescuers
  *
  * Creates the release kthread, the rescuers of workqueues made so far and
- * a worker for every pool of the online CPUs and every unbound pool.
+ * the first workers (populate_pool()) of every pool of the online CPUs
+ * and every unbound pool.
  *
  * Context: boot, kthreads can be created.
  */
@@ -1079,13 +1075,13 @@ void __init workqueue_init(void)
 		for_each_std_pool(pool, cpu) {
 			pool->flags &= ~POOL_DISASSOCIATED;
 			if (!pool_may_stay_empty(pool))
-				wq_boot_check(!create_worker(pool), "initial worker");
+				wq_boot_check(!populate_pool(pool), "initial worker");
 		}
 	}
 	mutex_lock(&wq_pool_mutex);
 	idr_for_each_entry(&worker_pool_idr, pool, id)
-		if (pool->cpu < 0 && !pool->nr_workers)
-			wq_boot_check(!create_worker(pool), "initial worker");
+		if (pool->cpu < 0)
+			wq_boot_check(!populate_pool(pool), "initial worker");
 	mutex_unlock(&wq_pool_mutex);
 	wq_online = true;
 	wq_watchdog_init();

@@ -364,7 +364,7 @@ static struct worker_pool *get_unbound_pool(const struct workqueue_attrs *attrs,
 	pool->node = node;
 	if (worker_pool_assign_id(pool))
 		goto err;
-	if (wq_online && create_worker(pool)) {
+	if (wq_online && populate_pool(pool)) {
 		idr_remove(&worker_pool_idr, pool->id);
 		goto err;
 	}
