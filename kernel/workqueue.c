@@ -3658,13 +3658,18 @@ EXPORT_SYMBOL_GPL(drain_workqueue);
 /* ------------------------------------------------------------------ */
 
 /*
- * Take a queued item of @pwq off its list without stranding the barriers
- * linked behind an inactive one.  Their flushers also wait for a run of
- * the item that is still going on (an item queued again while it runs).
- * In a plugged pwq, an ordered workqueue's newer one, that run may be on
- * an older pwq, which drains first: the barriers keep their place and
- * start with the pwq.  A run in this pool, behind max_active, gets them
- * next on its worker.  Without a run they go to the worklist and run at
+ * Take a queued item of @pwq off its list, and see to the flush barriers
+ * linked behind it.  Their flushers also wait for a run of the item that
+ * is still going on (an item queued again while it runs), in this pool
+ * (the queueing went where the item ran) or, for an ordered workqueue,
+ * on an older pwq.  A run in this pool gets the barriers first on its
+ * worker's list: left on the worklist, another worker would run them
+ * during the run (where the item was still active, waiting for a worker
+ * to hand it to the runner).  In a plugged pwq, an ordered workqueue's
+ * newer one, the run may be on an older pwq, which drains first: the
+ * barriers keep their place and start with the pwq.  Without a run, an
+ * active item's barriers stay where they are, on the worklist or the
+ * worker's list, and an inactive one's go to the worklist: both run at
  * once.
  */
 static void unlink_queued_work_locked(struct pool_workqueue *pwq,
@@ -3676,16 +3681,21 @@ static void unlink_queued_work_locked(struct pool_workqueue *pwq,
 
 	wq_assert_P(pool);
 	list_del_init(&work->entry);
-	if (!(data & WORK_STRUCT_INACTIVE) || !(data & WORK_STRUCT_LINKED) ||
-	    pwq->plugged)
+	if (!(data & WORK_STRUCT_LINKED))
+		return;
+	if ((data & WORK_STRUCT_INACTIVE) && pwq->plugged)
 		return;
 	runner = find_worker_executing_work(pool, work);
 	if (runner) {
-		move_linked_works(next, runner->scheduled.next, NULL);
+		/* already first on the runner's list if the item was there */
+		if (runner->scheduled.next != &next->entry)
+			move_linked_works(next, runner->scheduled.next, NULL);
 		return;
 	}
-	move_linked_works(next, &pool->worklist, NULL);
-	kick_pool_locked(pool);
+	if (data & WORK_STRUCT_INACTIVE) {
+		move_linked_works(next, &pool->worklist, NULL);
+		kick_pool_locked(pool);
+	}
 }
 
 /* The timer an item may wait on before it is queued. */

@@ -1762,6 +1762,61 @@ static void flush_of_cancelled_requeue_waits_for_the_run(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->runs), 1);
 }
 
+/* Pin the case's own kthread (one per case) to @cpu at @nice. */
+static void wqk_pin_self(struct kunit *test, int cpu, int nice)
+{
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	set_user_nice(current, nice);
+}
+
+/*
+ * Hook of flush_of_cancelled_active_requeue_waits_for_the_run(): still
+ * running, so that the pool wakes no other worker, wait until the
+ * flusher's barrier is linked behind the instance queued again, cancel
+ * that instance, then sleep, which lets another worker of the pool in.
+ */
+static void wqk_cancel_requeue_then_sleep(struct wqk_probe *p)
+{
+	unsigned long deadline = jiffies + WQK_TIMEOUT;
+	bool *cancelled = p->data;
+
+	while (!test_bit(WORK_STRUCT_LINKED_BIT, work_data_bits(&p->work)) &&
+	       time_before(jiffies, deadline))
+		cpu_relax();
+	*cancelled = cancel_work(&p->work);
+	msleep(WQK_SETTLE_MS);
+}
+
+/*
+ * The same with the queued instance active (max_active 2): it waits on
+ * the worklist for a worker to hand it to the one that runs the item,
+ * and a flush links its barrier behind it there.  Once it is cancelled
+ * and the run sleeps, another worker comes for the worklist: the barrier
+ * must not be there.  (6.12 leaves it there: the flush returns during
+ * the run.  The torture test found it with a precise item.)
+ */
+static void flush_of_cancelled_active_requeue_waits_for_the_run(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 2);
+	struct wqk_probe *a = wqk_probe_new(test, NULL);
+	int cpu = wqk_last_online_cpu();
+	bool cancelled = false;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs");
+	wqk_pin_self(test, cpumask_first(cpu_online_mask), 0);
+	a->hook = wqk_cancel_requeue_then_sleep;
+	a->data = &cancelled;
+	queue_work_on(cpu, wq, &a->work);
+	WQK_WAIT(test, &a->started);
+	KUNIT_ASSERT_TRUE(test, queue_work_on(cpu, wq, &a->work));
+	KUNIT_EXPECT_TRUE(test, flush_work(&a->work));
+	KUNIT_EXPECT_TRUE_MSG(test, completion_done(&a->finished),
+			      "the flush returned while the item ran");
+	KUNIT_EXPECT_TRUE(test, cancelled);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->runs), 1);
+}
+
 /*
  * The same on an ordered workqueue just rebuilt: the queued instance
  * waits in the newer pwq, plugged until the older one, where the run
@@ -1828,6 +1883,7 @@ static struct kunit_case wqk_flush_cases[] = {
 	KUNIT_CASE(ordered_flusher_of_a_cancelled_waiting_item_returns),
 	KUNIT_CASE(ordered_flush_after_cancel_waits_for_the_older_run),
 	KUNIT_CASE(flush_of_cancelled_requeue_waits_for_the_run),
+	KUNIT_CASE(flush_of_cancelled_active_requeue_waits_for_the_run),
 	KUNIT_CASE(ordered_flush_of_cancelled_requeue_waits_for_the_run),
 	{}
 };
@@ -4754,13 +4810,6 @@ static void wqk_expect_rt(struct kunit *test, struct wqk_probe *p)
 {
 	KUNIT_EXPECT_EQ(test, p->policy, SCHED_FIFO);
 	KUNIT_EXPECT_EQ(test, p->rt_priority, wq_rt_prio);
-}
-
-/* Pin the case's own kthread (one per case) to @cpu at @nice. */
-static void wqk_pin_self(struct kunit *test, int cpu, int nice)
-{
-	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
-	set_user_nice(current, nice);
 }
 
 /*
