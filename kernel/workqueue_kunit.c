@@ -1704,6 +1704,23 @@ static void ordered_flusher_of_a_cancelled_waiting_item_returns(struct kunit *te
 }
 
 /*
+ * Start @a on the ordered @wq, rebuild @wq (a CPU excluded from unbound
+ * work) and queue @a again: that instance waits in the newer pwq,
+ * plugged until the older one, where @a runs, drains.
+ */
+static void wqk_ordered_requeue_behind_rebuild(struct kunit *test,
+					       struct workqueue_struct *wq,
+					       struct wqk_probe *a)
+{
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs to exclude one");
+	queue_work(wq, &a->work);
+	WQK_WAIT(test, &a->started);
+	wqk_exclude_cpus(test, cpumask_of(wqk_last_online_cpu()));
+	KUNIT_ASSERT_TRUE(test, queue_work(wq, &a->work));
+}
+
+/*
  * An ordered workqueue queues an item again on its newest pwq while the
  * item still runs on an older one (a rebuild started the newer one).
  * Cancelling the new instance must leave the item pointing at the pool
@@ -1717,12 +1734,7 @@ static void ordered_flush_after_cancel_waits_for_the_older_run(struct kunit *tes
 	struct wqk_probe *a = wqk_gated_probe(test, NULL);
 	struct wqk_waiter *w;
 
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "needs two online CPUs to exclude one");
-	queue_work(wq, &a->work);
-	WQK_WAIT(test, &a->started);
-	wqk_exclude_cpus(test, cpumask_of(wqk_last_online_cpu()));
-	KUNIT_ASSERT_TRUE(test, queue_work(wq, &a->work));
+	wqk_ordered_requeue_behind_rebuild(test, wq, a);
 	KUNIT_ASSERT_TRUE(test, cancel_work(&a->work));
 	w = wqk_waiter_start(test, WQK_FLUSH_WORK, wq, a);
 	wqk_open(a);
@@ -1834,12 +1846,7 @@ static void ordered_flush_of_cancelled_requeue_waits_for_the_run(struct kunit *t
 	struct wqk_probe *c = wqk_probe_new(test, t);
 	struct wqk_waiter *w;
 
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "needs two online CPUs to exclude one");
-	queue_work(wq, &a->work);
-	WQK_WAIT(test, &a->started);
-	wqk_exclude_cpus(test, cpumask_of(wqk_last_online_cpu()));
-	KUNIT_ASSERT_TRUE(test, queue_work(wq, &a->work));
+	wqk_ordered_requeue_behind_rebuild(test, wq, a);
 	w = wqk_waiter_start(test, WQK_FLUSH_WORK, wq, a);
 	KUNIT_ASSERT_TRUE(test, cancel_work(&a->work));
 	queue_work(wq, &b->work);
