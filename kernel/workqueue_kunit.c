@@ -57,6 +57,7 @@
 #include <linux/topology.h>
 #include <linux/wait_bit.h>
 #include <linux/workqueue.h>
+#include <trace/events/workqueue.h>
 #ifdef WQ_HAS_PRECISE_WORK
 #include <linux/workqueue_precise.h>
 #endif
@@ -126,6 +127,7 @@ typedef void (*wqk_hook_fn)(struct wqk_probe *p);
  * @current_work: what current_work() returned in the last execution
  * @ran_at: jiffies when the last execution began
  * @running_at_start: probes of @tracker running when it began
+ * @place: executions of @tracker's probes ended up to the end of this one
  * @cpu_ns: CPU time charged to the last execution, from its first line to
  *	its last (a host preemption anywhere in it is charged too)
  * @nr_allowed: CPUs the executing task was allowed to run on
@@ -167,6 +169,7 @@ struct wqk_probe {
 	unsigned long ran_at;
 	u64 cpu_ns;
 	int running_at_start;
+	int place;
 	int nr_allowed;
 	struct task_struct *task;
 };
@@ -220,7 +223,7 @@ static void wqk_probe_body(struct wqk_probe *p)
 	p->cpu_ns = task_sched_runtime(current) - cpu0;
 	if (t) {
 		atomic_dec(&t->running);
-		atomic_inc(&t->finished);
+		p->place = atomic_inc_return(&t->finished);
 		wake_up_var(&t->finished);
 	}
 	complete(&p->finished);
@@ -1135,9 +1138,135 @@ static void ordered_runs_on_after_rebuilds_pile_up(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
 }
 
+/**
+ * struct wqk_pool_hold - holds a pool's lock from inside a queue_work()
+ * @work: the item whose queueing holds it (in the workqueue_queue_work
+ *	tracepoint, which both kernels call with the pool locked)
+ * @held: the lock is held
+ * @release: let it go
+ */
+struct wqk_pool_hold {
+	struct work_struct *work;
+	bool held;
+	bool release;
+};
+
+static void wqk_pool_hold_probe(void *data, int req_cpu,
+				struct pool_workqueue *pwq,
+				struct work_struct *work)
+{
+	struct wqk_pool_hold *h = data;
+	u64 end = ktime_get_mono_fast_ns() + 2 * NSEC_PER_SEC;
+
+	if (work != h->work)
+		return;
+	WRITE_ONCE(h->held, true);
+	while (!READ_ONCE(h->release) && ktime_get_mono_fast_ns() < end)
+		cpu_relax();
+}
+
+static void wqk_pool_hold_end(void *arg)
+{
+	struct wqk_pool_hold *h = arg;
+
+	WRITE_ONCE(h->release, true);
+	unregister_trace_workqueue_queue_work(wqk_pool_hold_probe, h);
+	tracepoint_synchronize_unregister();
+}
+
+static void wqk_queue_probe(struct wqk_thread *th)
+{
+	struct wqk_probe *p = th->data;
+
+	queue_work(p->wq, &p->work);
+}
+
+static void wqk_apply_attrs(struct wqk_thread *th)
+{
+	struct wqk_probe *p = th->data;
+
+	WARN_ON(apply_workqueue_attrs(p->wq, p->data));
+}
+
+/*
+ * A rebuild moves an ordered workqueue to a new pwq, which waits,
+ * plugged, until the old one drains.  An item whose queue_work() returned
+ * before another's began must run first, even when the two are queued
+ * from different CPUs while the rebuild switches over.  Here the switch
+ * is held up: the lock of the old pwq's pool is held (by an item being
+ * queued there) when the rebuild starts; a first item is queued from
+ * CPU 0, and once that call returned, a second from CPU 1.  (6.12
+ * switches the CPUs' entries of the pwq table one at a time and queues
+ * through the queuing CPU's entry: with CPU 0 switched and CPU 1 not,
+ * the first item waits in the plugged new pwq and the second joins the
+ * old one, which runs it first.  The torture test found it on stock;
+ * there the commit takes no pool lock between entries, so this case
+ * cannot hold it open.)
+ */
+static void ordered_item_queued_later_from_another_cpu_runs_later(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_ordered_new(test);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	struct workqueue_attrs *next = wqk_attrs_new(test);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_pool_hold *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	struct wqk_probe *holder = wqk_probe_new(test, t);
+	struct wqk_probe *rebuild = wqk_probe_new(test, NULL);
+	struct wqk_probe *x = wqk_probe_new(test, t);
+	struct wqk_probe *y = wqk_probe_new(test, t);
+	struct wqk_thread *tx, *ty = NULL;
+	unsigned long deadline;
+	bool x_returned;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	if (num_online_cpus() < 4 || !cpu_online(0) || !cpu_online(1))
+		kunit_skip(test, "needs CPUs 0 to 3 online");
+	/* a pool of its own, so that holding its lock stops nobody else */
+	attrs->nice = 3;
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	next->nice = 3;
+	cpumask_clear_cpu(3, next->cpumask);
+	holder->wq = x->wq = y->wq = rebuild->wq = wq;
+	rebuild->data = next;
+
+	h->work = &holder->work;
+	if (register_trace_workqueue_queue_work(wqk_pool_hold_probe, h))
+		kunit_skip(test, "no workqueue_queue_work tracepoint");
+	wqk_defer(test, wqk_pool_hold_end, h);
+	wqk_thread_run(test, wqk_queue_probe, holder, 0, 2);
+	deadline = jiffies + WQK_TIMEOUT;
+	while (!READ_ONCE(h->held) && time_before(jiffies, deadline))
+		usleep_range(1000, 2000);
+	KUNIT_ASSERT_TRUE(test, READ_ONCE(h->held));
+	wqk_thread_run(test, wqk_apply_attrs, rebuild, 0, 3);
+	msleep(4 * WQK_SETTLE_MS);
+
+	tx = wqk_thread_run(test, wqk_queue_probe, x, 0, 0);
+	x_returned = wait_for_completion_timeout(&tx->done,
+						 msecs_to_jiffies(4 * WQK_SETTLE_MS));
+	if (x_returned) {
+		/* @x went to the new pwq; @y waits for the held lock */
+		ty = wqk_thread_run(test, wqk_queue_probe, y, 0, 1);
+		msleep(WQK_SETTLE_MS);
+	}
+	WRITE_ONCE(h->release, true);
+	if (!x_returned) {
+		WQK_WAIT(test, &tx->done);
+		ty = wqk_thread_run(test, wqk_queue_probe, y, 0, 1);
+	}
+	WQK_WAIT(test, &ty->done);
+	WQK_WAIT(test, &x->finished);
+	WQK_WAIT(test, &y->finished);
+	KUNIT_EXPECT_LT_MSG(test, x->place, y->place,
+			    "the item queued later ran first (first call %s at once)",
+			    x_returned ? "returned" : "did not return");
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
+}
+
 static struct kunit_case wqk_ordered_cases[] = {
 	KUNIT_CASE(ordered_runs_in_queueing_order_from_all_cpus),
 	KUNIT_CASE(ordered_runs_on_after_rebuilds_pile_up),
+	KUNIT_CASE(ordered_item_queued_later_from_another_cpu_runs_later),
 	KUNIT_CASE(ordered_runs_one_at_a_time_when_items_sleep),
 	KUNIT_CASE(max_active_bounds_items_in_flight),
 	KUNIT_CASE(unbound_max_active_bounds_items_in_flight),
