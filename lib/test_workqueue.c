@@ -131,7 +131,7 @@ struct twq_scale {
 
 static const struct twq_scale twq_scales[] = {
 	{ "tiny", 100, 200000, 0x21, 1, 20, 500, 20, 2, 2, 2, 5 },
-	{ "quick", 1500, 60000000, 0x3f, 3, 600, 50000, 200, 100, 16, 40, 300 },
+	{ "quick", 1500, 60000000, 0x3f, 3, 600, 50000, 200, 100, 16, 40, 1000 },
 	{ "full", 6000, 240000000, 0x3f, 3, 2000, 200000, 1000, 400, 32, 80, 1000 },
 };
 
@@ -2477,8 +2477,10 @@ static int twq_scenario_inversion(const struct twq_scale *sc)
  * percentiles, the grace periods that took over a millisecond: under hogs
  * a waiter woken while a hog it shares its CPU with has just started its
  * slice waits for that slice (EEVDF), on either kernel, about 2 times in
- * 1000 at one hog per CPU; 300 grace periods a level see none or one, so
- * the count says more than a maximum.
+ * 1000 at one hog per CPU.  A maximum over fewer grace periods than that
+ * says whether the wait happened to come, not how long it lasts, so the
+ * quick scale times 1000 a level as the full one does (a few seconds of
+ * guest time); the count of them is reported beside it.
  */
 static bool twq_task_is_rt(struct task_struct *p)
 {
