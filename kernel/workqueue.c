@@ -2767,26 +2767,6 @@ static int wq_select_cpu(struct workqueue_struct *wq, int req_cpu)
 }
 
 /*
- * The pwq an item queued for @req_cpu goes to.  An ordered workqueue has
- * one pwq in every entry of its table, and a rebuild switches the entries
- * one CPU at a time, dfl_pwq last: were each queuer to read its own CPU's
- * entry, an item queued on a CPU already switched could wait in the new,
- * plugged pwq while a later one, from a CPU not yet switched, joined the
- * old pwq and ran first.  dfl_pwq changes once per rebuild, so items
- * queued one after the other go to the same pwq or to later ones.
- * Called with RCU held.
- */
-static struct pool_workqueue *queue_target_pwq(struct workqueue_struct *wq,
-					       int req_cpu)
-{
-	int cpu = wq_select_cpu(wq, req_cpu);
-
-	if (wq_is_ordered(wq) && (wq->flags & WQ_UNBOUND))
-		return rcu_dereference(wq->dfl_pwq);
-	return rcu_dereference(*per_cpu_ptr(wq->cpu_pwq, cpu));
-}
-
-/*
  * If @work still runs on another pool for @wq, it must be queued behind
  * itself there: lock and return that pool and set *@pwqp; otherwise lock
  * and return @pool.  Called with RCU held and interrupts disabled.
@@ -2835,6 +2815,7 @@ static void __queue_work(int req_cpu, struct workqueue_struct *wq,
 	struct worker_pool *pool;
 	unsigned long flags;
 	bool active;
+	int cpu;
 
 	lockdep_assert_irqs_disabled();
 	/*
@@ -2850,7 +2831,19 @@ static void __queue_work(int req_cpu, struct workqueue_struct *wq,
 
 	rcu_read_lock();
 retry:
-	pwq = queue_target_pwq(wq, req_cpu);
+	cpu = wq_select_cpu(wq, req_cpu);
+	pwq = rcu_dereference(*per_cpu_ptr(wq->cpu_pwq, cpu));
+	/*
+	 * An ordered workqueue has one pwq in every entry of its table, and
+	 * a rebuild switches the entries one CPU at a time, dfl_pwq last:
+	 * through the queuing CPU's entry, an item queued on a CPU already
+	 * switched could wait in the new, plugged pwq while a later one,
+	 * from a CPU not yet switched, joined the old pwq and ran first.
+	 * dfl_pwq changes once per rebuild, so items queued one after the
+	 * other go to the same pwq or to later ones.
+	 */
+	if (unlikely(wq->flags & __WQ_ORDERED))
+		pwq = rcu_dereference(wq->dfl_pwq);
 	pool = lock_pool_for_queueing(wq, work, pwq->pool, &pwq);
 
 	/* an unbound pwq whose table entry was just replaced: use the new one */
