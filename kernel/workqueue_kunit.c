@@ -1226,7 +1226,10 @@ static void ordered_item_queued_later_from_another_cpu_runs_later(struct kunit *
 	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
 	next->nice = 3;
 	cpumask_clear_cpu(3, next->cpumask);
-	holder->wq = x->wq = y->wq = rebuild->wq = wq;
+	holder->wq = wq;
+	x->wq = wq;
+	y->wq = wq;
+	rebuild->wq = wq;
 	rebuild->data = next;
 
 	h->work = &holder->work;
