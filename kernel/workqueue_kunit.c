@@ -1181,11 +1181,17 @@ static void wqk_queue_probe(struct wqk_thread *th)
 	queue_work(p->wq, &p->work);
 }
 
+/* Attributes for a thread to apply to a workqueue. */
+struct wqk_apply {
+	struct workqueue_struct *wq;
+	struct workqueue_attrs *attrs;
+};
+
 static void wqk_apply_attrs(struct wqk_thread *th)
 {
-	struct wqk_probe *p = th->data;
+	struct wqk_apply *a = th->data;
 
-	WARN_ON(apply_workqueue_attrs(p->wq, p->data));
+	WARN_ON(apply_workqueue_attrs(a->wq, a->attrs));
 }
 
 /*
@@ -1208,10 +1214,10 @@ static void ordered_item_queued_later_from_another_cpu_runs_later(struct kunit *
 	struct workqueue_struct *wq = wqk_ordered_new(test);
 	struct workqueue_attrs *attrs = wqk_attrs_new(test);
 	struct workqueue_attrs *next = wqk_attrs_new(test);
+	struct wqk_apply *rebuild = kunit_kzalloc(test, sizeof(*rebuild), GFP_KERNEL);
 	struct wqk_tracker *t = wqk_tracker_new(test);
 	struct wqk_pool_hold *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
 	struct wqk_probe *holder = wqk_probe_new(test, t);
-	struct wqk_probe *rebuild = wqk_probe_new(test, NULL);
 	struct wqk_probe *x = wqk_probe_new(test, t);
 	struct wqk_probe *y = wqk_probe_new(test, t);
 	struct wqk_thread *tx, *ty = NULL;
@@ -1219,6 +1225,7 @@ static void ordered_item_queued_later_from_another_cpu_runs_later(struct kunit *
 	bool x_returned;
 
 	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_ASSERT_NOT_NULL(test, rebuild);
 	if (num_online_cpus() < 4 || !cpu_online(0) || !cpu_online(1))
 		kunit_skip(test, "needs CPUs 0 to 3 online");
 	/* a pool of its own, so that holding its lock stops nobody else */
@@ -1230,7 +1237,7 @@ static void ordered_item_queued_later_from_another_cpu_runs_later(struct kunit *
 	x->wq = wq;
 	y->wq = wq;
 	rebuild->wq = wq;
-	rebuild->data = next;
+	rebuild->attrs = next;
 
 	h->work = &holder->work;
 	if (register_trace_workqueue_queue_work(wqk_pool_hold_probe, h))
