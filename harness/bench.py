@@ -31,6 +31,13 @@ Settings come from the environment (make bench passes them on):
              costs more per item, to see which rows move)
   BENCH_OUT  where the results go instead of out/bench/ (default: bench/
              in $OUT, the harness's results folder)
+  SEED, B_SEED
+             under -icount, round R boots side A with seed SEED+R-1 and
+             side B with B_SEED+R-1 (the guest's wall clock at power-on,
+             machine.rtc_args()): a boot repeats to the instruction for
+             the same kernel and seed.  SEED defaults to 1; B_SEED to SEED,
+             or to SEED+ROUNDS when both sides boot the same kernel with
+             the same arguments (a noise-floor run needs different runs)
 """
 import json
 import os
@@ -75,7 +82,17 @@ def settings():
     # the HPET the guest picks otherwise (qemu64 has no invariant TSC)
     # moves in steps of 10.
     s['clock_append'] = 'tsc=reliable' if s['clock'] == 'icount' else ''
+    s['seeds'] = seeds(s, env) if s['clock'] == 'icount' else None
     return s
+
+
+def seeds(s, env):
+    """{'A': [seed per round], 'B': [...]}: see SEED and B_SEED."""
+    first_a = int(env.get('SEED', '1') or 1)
+    same = s['a'] == s['b'] and s['append']['A'] == s['append']['B']
+    first_b = int(env.get('B_SEED', '') or first_a + (s['rounds'] if same else 0))
+    return {side: list(range(first, first + s['rounds']))
+            for side, first in (('A', first_a), ('B', first_b))}
 
 
 def append_for(s, side):
@@ -175,11 +192,13 @@ def boot_one(s, prog, cfg, scenarios, rnd, side):
     name = f'{cfg}-{rnd}-{label}'
     log = os.path.join(OUT, 'logs', f'{name}.log')
     cmd = guest_cmd(s, scenarios.split())
+    seed = s['seeds']['AB'[side]][rnd - 1] if s['seeds'] else None
     text, finished, status = guest.boot_quiet(
         os.path.join(obj, 'arch/x86/boot/bzImage'),
         os.path.join(obj, 'initramfs.cpio'), cmd, log,
         append=append_for(s, side), timeout=s['timeout'],
-        clock=s['clock'], progress=prog.feed)
+        clock=s['clock'], progress=prog.feed,
+        extra=() if seed is None else machine.rtc_args(seed))
     prog.finished()
     ok = finished and status == 0 and 'TWQ-END' in text and \
         'TWQ-END (failed)' not in text
@@ -375,6 +394,29 @@ def table(rows, meta, pattern=None):
     return '\n'.join(out)
 
 
+def same_kernel_note(meta, ka, kb):
+    """What a run with the same kernel on both sides measures."""
+    if ka != kb:
+        return ''
+    seeds = meta.get('seeds')
+    if seeds and seeds['A'] == seeds['B'] and \
+            meta['args']['A'] == meta['args']['B']:
+        return ' (the same kernel and seeds twice: this run checks that boots repeat)'
+    return ' (the same kernel twice: this run measures the noise floor)'
+
+
+def seeds_line(seeds, la, lb):
+    """The report's line on the boots' seeds (None: the host's clock)."""
+    if not seeds:
+        return '- seeds: none (the guests start from the host\'s time of day)'
+    def span(v):
+        return f'{v[0]}-{v[-1]}' if len(v) > 1 else f'{v[0]}'
+    same = ' (the same seeds: a boot of one kernel repeats to the instruction)' \
+        if seeds['A'] == seeds['B'] else ''
+    return (f'- seeds (the guest\'s wall clock at power-on, one per round): '
+            f'{la}: {span(seeds["A"])}, {lb}: {span(seeds["B"])}{same}')
+
+
 def report(meta, rows, plots, flags=()):
     (la, ka), (lb, kb) = meta['sides']
     clock = {'icount': 'QEMU -icount (instruction-counted virtual time, single-threaded TCG)',
@@ -382,8 +424,9 @@ def report(meta, rows, plots, flags=()):
     lines = [
         '# Workqueue benchmark: stock vs rework', '',
         f'- sides: **{la}** = `{ka}` kernel, **{lb}** = `{kb}` kernel'
-        + (' (the same kernel twice: this run measures the noise floor)' if ka == kb else ''),
+        + same_kernel_note(meta, ka, kb),
         f'- clock: {clock}',
+        seeds_line(meta.get('seeds'), la, lb),
         f'- scale: `{meta["scale"]}`, rounds: {meta["rounds"]} boots of each kernel, alternating',
         f'- kernel arguments: {la}: `{meta.get("args", {}).get("A") or "-"}`, '
         f'{lb}: `{meta.get("args", {}).get("B") or "-"}`',

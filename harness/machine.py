@@ -4,6 +4,7 @@
 4 vCPUs in 2 sockets, one NUMA node per socket (so LLC and node agree and
 the scheduler topology is sane), 1 GiB split evenly between the nodes.
 """
+import datetime
 import os
 
 CPUS = 4
@@ -30,6 +31,23 @@ def clock_args(clock):
     if clock == 'mttcg':
         return ['-accel', 'tcg,thread=multi']
     raise ValueError(f'unknown clock {clock!r} (icount or mttcg)')
+
+
+# Where a boot's wall clock starts, in seconds after this, is its seed.
+RTC_EPOCH = datetime.datetime(2026, 1, 1)
+
+
+def rtc_args(seed):
+    """QEMU arguments that start the guest's wall clock SEED seconds after
+    RTC_EPOCH and advance it with the virtual clock.
+
+    The host's time of day is the one input that differs between boots
+    under -icount with sleep=off: the kernel mixes the RTC into its random
+    pool, and from there into KASLR, hash seeds and every random choice.
+    With it fixed, a boot repeats instruction for instruction; another
+    seed gives another run of the same kernel."""
+    base = RTC_EPOCH + datetime.timedelta(seconds=seed)
+    return ['-rtc', f'base={base:%Y-%m-%dT%H:%M:%S},clock=vm']
 
 
 def qemu_args(clock=None, cpus=CPUS, nodes=NODES, mem_mb=MEM_MB):

@@ -10,7 +10,11 @@ the instructions every vCPU executes from each entry into ON_SYMBOL to the
 next entry into OFF_SYMBOL (the whole run without them; WINDOWS=n: only
 the first n such windows).  TRACE='sym ...' also lists each entry into
 those functions, with the instruction count at which it happened;
-DETAIL=sym lists the blocks of one function with their executions.  Under -icount an
+DETAIL=sym lists the blocks of one function with their executions.
+APPEND: kernel arguments; SEED: the guest's wall clock at power-on, as
+make bench gives its boots (machine.rtc_args()): with a bench boot's
+kernel, command, arguments and seed, the profile replays that boot
+(the plugin only watches).  Under -icount an
 instruction is the guest's unit of time, so the table, per kernel
 function (instructions, and entries: executions of its first block), says
 where the benchmark's time goes.  TOP_N=n rows (40).
@@ -25,6 +29,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # pylint: disable=wrong-import-position
 from guest import BUILD, OUT, TOP, boot_quiet, objdir  # noqa: E402
+import machine  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -99,9 +104,13 @@ def main(argv):
             plugin += ',trace=' + '+'.join(f'{addrs[t]:x}' for t in traced)
         log = os.path.join(OUT, 'run', f'profile-{wq}-{cfg}.log')
         os.makedirs(os.path.dirname(log), exist_ok=True)
+        extra = ['-plugin', plugin]
+        if os.environ.get('SEED'):
+            extra += machine.rtc_args(int(os.environ['SEED']))
         _, finished, _ = boot_quiet(os.path.join(obj, 'arch/x86/boot/bzImage'),
                                     os.path.join(obj, 'initramfs.cpio'), cmd, log,
-                                    clock='icount', extra=['-plugin', plugin])
+                                    append=os.environ.get('APPEND', ''),
+                                    clock='icount', extra=extra)
         if not finished:
             print(f'guest did not finish; see {log}', file=sys.stderr)
             return 1
