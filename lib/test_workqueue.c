@@ -49,8 +49,14 @@
  *            to fire while tasks are frozen.
  *   rt       write "create": a WQ_RT | WQ_SYSFS workqueue, twq_rt, for the
  *            sysfs selftest (EOPNOTSUPP without WQ_RT); read: its name.
+ *   timer    write "arm": a delayed item an hour ahead on system_wq from
+ *            the writer's CPU; read: "from=CPU timer=CPU", the CPU whose
+ *            timer base holds its timer (the isolation selftest).
  *   hist     write "slow": twice an item that sleeps 20 ms on twq_percpu,
  *            for the histogram selftest; read: the workqueue's name.
+ *   grow     write "grow": 8 items that sleep 50 ms at once on system_wq
+ *            on the writer's CPU, which grows that CPU's pool; read:
+ *            "cpu=CPU" (the isolation selftest's culled workers).
  * While loaded it keeps two WQ_SYSFS workqueues for the sysfs selftest,
  * twq_unbound (WQ_UNBOUND) and twq_percpu.
  *
@@ -2697,7 +2703,7 @@ static ssize_t twq_run_write(struct file *file, const char __user *ubuf,
 }
 
 /*
- * The selftest hooks, churn, freezer, rt, timer and hist: writing the verb
+ * The selftest hooks, churn, freezer, rt, timer, hist and grow: writing the verb
  * starts one,
  * reading reports its outcome (for churn, stopping it first).
  */
@@ -2817,6 +2823,52 @@ static const struct twq_hook twq_hist_hook = {
 	.verb = "slow", .start = twq_hist_slow, .report = twq_hist_show,
 };
 
+/*
+ * The grow hook: "grow" queues TWQ_GROW_ITEMS items that each sleep
+ * TWQ_GROW_MS on the system workqueue, all at once on the writer's CPU,
+ * and waits for them.  Each item that sleeps lets the next start, so that
+ * CPU's normal pool grows a worker for about each; five idle minutes
+ * later it culls the extra ones (wq_isolation.sh watches where they
+ * exit).  Reading reports the CPU.
+ */
+#define TWQ_GROW_ITEMS	8
+#define TWQ_GROW_MS	50
+
+static int twq_grow_cpu = -1;
+
+static void twq_grow_fn(struct work_struct *work)
+{
+	msleep(TWQ_GROW_MS);
+}
+
+static int twq_grow(void)
+{
+	struct work_struct *works;
+	int cpu = raw_smp_processor_id(), i;
+
+	works = kcalloc(TWQ_GROW_ITEMS, sizeof(*works), GFP_KERNEL);
+	if (!works)
+		return -ENOMEM;
+	for (i = 0; i < TWQ_GROW_ITEMS; i++) {
+		INIT_WORK(&works[i], twq_grow_fn);
+		queue_work_on(cpu, system_wq, &works[i]);
+	}
+	for (i = 0; i < TWQ_GROW_ITEMS; i++)
+		flush_work(&works[i]);
+	kfree(works);
+	twq_grow_cpu = cpu;
+	return 0;
+}
+
+static int twq_grow_show(char *buf, size_t len)
+{
+	return scnprintf(buf, len, "cpu=%d\n", twq_grow_cpu);
+}
+
+static const struct twq_hook twq_grow_hook = {
+	.verb = "grow", .start = twq_grow, .report = twq_grow_show,
+};
+
 static ssize_t twq_hook_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
@@ -2891,6 +2943,8 @@ static int __init twq_init(void)
 	debugfs_create_file("timer", 0600, twq_dir, (void *)&twq_timer_hook,
 			    &twq_hook_fops);
 	debugfs_create_file("hist", 0600, twq_dir, (void *)&twq_hist_hook,
+			    &twq_hook_fops);
+	debugfs_create_file("grow", 0600, twq_dir, (void *)&twq_grow_hook,
 			    &twq_hook_fops);
 	twq_tax_start();
 

@@ -72,6 +72,57 @@ delayed_timer_avoids_cpu() {
 	[ "$timer" -ge 0 ] && [ "$timer" != "$cpu" ]
 }
 
+# Long enough for a pool's idle timer (5 min, in a 16 s coarse timer-wheel
+# level at HZ=250) to fire; the harness boots this run under -icount,
+# where idle time costs nothing.
+CULL_WAIT_S=${CULL_WAIT_S:-400}
+
+# pids_named PREFIX: the PIDs of the tasks whose name starts with PREFIX.
+pids_named() {
+	local p
+
+	for p in /proc/[0-9]*; do
+		case $(cat "$p/comm" 2>/dev/null) in "$1"*) echo "${p#/proc/}" ;; esac
+	done
+}
+
+# culled_workers_exit_elsewhere: grow the isolated CPU's pool, wait out
+# the idle timeout, wake the CPU, and see where its culled kworkers
+# exited (a dying worker renames itself "kworker/dying": they are found
+# by PID): 6.12 lets them go where unbound work runs first, so none
+# wakes the isolated CPU to exit there.
+culled_workers_exit_elsewhere() {
+	local hook=$TWQ_DEBUGFS/grow tr=/sys/kernel/tracing pids pid line
+	local exited=0 here=0
+
+	if [ ! -e "$hook" ] || [ ! -d "$tr/events/sched/sched_process_exit" ]; then
+		ktap_print_msg "no $hook or no sched_process_exit event"
+		return 1
+	fi
+	echo > "$tr/trace"
+	echo 1 > "$tr/events/sched/sched_process_exit/enable"
+	taskset -c "$cpu" sh -c "echo grow > $hook" || return 1
+	pids=$(pids_named "kworker/$cpu:")
+	ktap_print_msg "pool grown: $(echo $pids | wc -w) kworker/$cpu:*"
+	sleep "$CULL_WAIT_S"
+	# The idle timer is deferrable: an idle nohz_full CPU runs it only
+	# once it takes a tick again, which two tasks on it need.
+	taskset -c "$cpu" sh -c 'spin() { i=0; while [ $i -lt 10000 ]; do
+		i=$((i + 1)); done; }; spin & spin; wait'
+	sleep 2
+	echo 0 > "$tr/events/sched/sched_process_exit/enable"
+	for pid in $pids; do
+		line=$(grep "sched_process_exit: .* pid=$pid " "$tr/trace") || continue
+		exited=$((exited + 1))
+		case $line in *"[$(printf %03d "$cpu")]"*)
+			here=$((here + 1))
+			ktap_print_msg "exited on CPU $cpu: $line" ;;
+		esac
+	done
+	ktap_print_msg "$exited of them exited, $here on CPU $cpu"
+	[ "$exited" -gt 0 ] && [ "$here" = 0 ]
+}
+
 ktap_print_header
 cpu=$(sed -n 's/.*nohz_full=\([0-9]*\).*/\1/p' /proc/cmdline)
 if [ -z "$cpu" ] || ! grep -qE "isolcpus=domain,$cpu( |\$)" /proc/cmdline; then
@@ -80,7 +131,7 @@ if [ -z "$cpu" ] || ! grep -qE "isolcpus=domain,$cpu( |\$)" /proc/cmdline; then
 fi
 bit=$((1 << cpu))
 
-ktap_set_plan 6
+ktap_set_plan 7
 check "nohz_full= turns power_efficient on" \
 	reads $WQ_PARAMS/power_efficient Y
 check "debug_force_rr_cpu is off without CONFIG_DEBUG_WQ_FORCE_RR_CPU" \
@@ -93,4 +144,6 @@ check "unbound kworkers do not run on the isolated CPU" \
 	unbound_workers_avoid_cpu
 check "a delayed item's timer leaves the nohz_full CPU" \
 	delayed_timer_avoids_cpu
+check "culled kworkers of the isolated CPU exit elsewhere" \
+	culled_workers_exit_elsewhere
 ktap_finished
