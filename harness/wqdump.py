@@ -20,7 +20,8 @@ Writes $OUT/wqdump/SCENARIO-WQ.txt and compares, per scenario, what must
 agree between the two kernels: the pods of every affinity scope, the set
 of worker pools (by kind, CPUs and nice level, not by ID), the pool of
 every CPU of every workqueue (by those same descriptions), the CPUs of
-every rescuer and the per-node max_active quotas of unbound workqueues.
+every rescuer, the per-node max_active quotas of unbound workqueues, and
+the flags of every workqueue both have (harness/wq_flags.py, drgn).
 Reference counts, worker counts and pool IDs are left out: they depend on
 what ran before.  wq_monitor.py (-i 0, one report) must print the same
 header and columns on both kernels and every workqueue of stock's on the
@@ -48,6 +49,7 @@ READY = 'WQDUMP-READY'
 STOCK_TOOLS = os.path.join(guest.BUILD, 'src', 'linux', 'tools', 'workqueue')
 WQ_HIST = os.path.join(guest.BUILD, 'rework', 'src', 'tools', 'workqueue',
                        'wq_hist.py')
+WQ_FLAGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'wq_flags.py')
 SCENARIOS = {
     'boot': '',
     'no-node1': 'echo 3 > /sys/devices/virtual/workqueue/cpumask',
@@ -319,14 +321,32 @@ def dump_both(scenario, show):
             'monitor': run_drgn(wq, core, os.path.join(STOCK_TOOLS,
                                                        'wq_monitor.py'),
                                 '-i', '0'),
+            'flags': run_drgn(wq, core, WQ_FLAGS),
         }
         if wq == 'rework':
             out[wq]['hist'] = run_drgn(wq, core, WQ_HIST)
         os.unlink(core)
         save(f'{scenario}-{wq}.txt', out[wq]['dump'], False)
         save(f'{scenario}-{wq}-monitor.txt', out[wq]['monitor'], show)
+        save(f'{scenario}-{wq}-flags.txt', out[wq]['flags'], False)
     save(f'{scenario}-rework-hist.txt', out['rework']['hist'], show)
     return out
+
+
+def flags_differences(stock, rework):
+    """Workqueues both kernels have whose flags differ (wq_flags.py's
+    output of each); the set of workqueues is wq_dump.py's check."""
+    def parse(text):
+        # names repeat ("events" twice on 6.12): each name's sorted flags
+        out = {}
+        for line in text.splitlines():
+            if line:
+                name, flags = line.split()
+                out.setdefault(name, []).append(flags)
+        return {name: sorted(v) for name, v in out.items()}
+    a, b = parse(stock), parse(rework)
+    return [f'{name}: stock {a[name]} rework {b[name]}'
+            for name in sorted(set(a) & set(b)) if a[name] != b[name]]
 
 
 def report(scenario, what, diff):
@@ -355,6 +375,9 @@ def main(argv):
         results.append(report(scenario, 'wq_monitor.py: same shape on both',
                               monitor_differences(got['stock']['monitor'],
                                                   got['rework']['monitor'])))
+        results.append(report(scenario, 'wq_flags.py: the same flags on both',
+                              flags_differences(got['stock']['flags'],
+                                                got['rework']['flags'])))
         results.append(report(scenario, 'wq_hist.py: histograms on the rework',
                               hist_differences(got['rework']['hist'])))
     passed = sum(results)
