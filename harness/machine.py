@@ -41,11 +41,12 @@ def rtc_args(seed):
     """QEMU arguments that start the guest's wall clock SEED seconds after
     RTC_EPOCH and advance it with the virtual clock.
 
-    The host's time of day is the one input that differs between boots
+    The host's time of day is the main input that differs between boots
     under -icount with sleep=off: the kernel mixes the RTC into its random
     pool, and from there into KASLR, hash seeds and every random choice.
-    With it fixed, a boot repeats instruction for instruction; another
-    seed gives another run of the same kernel."""
+    With it fixed, most of a boot repeats instruction for instruction
+    (README, "Seeds"); another seed gives another run of the same
+    kernel."""
     base = RTC_EPOCH + datetime.timedelta(seconds=seed)
     return ['-rtc', f'base={base:%Y-%m-%dT%H:%M:%S},clock=vm']
 
