@@ -12,9 +12,10 @@ the first n such windows).  TRACE='sym ...' also lists each entry into
 those functions, with the instruction count at which it happened;
 DETAIL=sym lists the blocks of one function with their executions.
 APPEND: kernel arguments; SEED: the guest's wall clock at power-on, as
-make bench gives its boots (machine.rtc_args()): with a bench boot's
-kernel, command, arguments and seed, the profile replays that boot
-(the plugin only watches).  Under -icount an
+make bench gives its boots (machine.rtc_args()).  The plugin changes no
+guest instruction, but with it loaded host timing reaches the guest
+again: a profiled boot neither replays the bench boot of its seed nor
+repeats itself (README, "Profiling").  Under -icount an
 instruction is the guest's unit of time, so the table, per kernel
 function (instructions, and entries: executions of its first block), says
 where the benchmark's time goes.  TOP_N=n rows (40).
