@@ -38,17 +38,25 @@ lacks_cpu() {
 	return 1
 }
 
+# pids_named PREFIX: the PIDs of the tasks whose name starts with PREFIX.
+pids_named() {
+	local p
+
+	for p in /proc/[0-9]*; do
+		case $(cat "$p/comm" 2>/dev/null) in "$1"*) echo "${p#/proc/}" ;; esac
+	done
+}
+
 # unbound_workers_avoid_cpu: no unbound kworker may run on the isolated CPU.
 unbound_workers_avoid_cpu() {
-	local st name allowed bad=0
+	local pid allowed bad=0
 
-	for st in /proc/[0-9]*/status; do
-		name=$(sed -n 's/^Name:\t//p' "$st" 2>/dev/null)
-		case $name in kworker/u*) ;; *) continue ;; esac
-		allowed=$(sed -n 's/^Cpus_allowed:\t//p' "$st" | tr -d ',')
+	for pid in $(pids_named kworker/u); do
+		allowed=$(sed -n 's/^Cpus_allowed:\t//p' "/proc/$pid/status" 2>/dev/null |
+			  tr -d ',')
 		[ -n "$allowed" ] || continue
 		if [ $((0x$allowed & bit)) != 0 ]; then
-			ktap_print_msg "$name may run on CPU $cpu ($allowed)"
+			ktap_print_msg "$(cat "/proc/$pid/comm") may run on CPU $cpu ($allowed)"
 			bad=1
 		fi
 	done
@@ -76,15 +84,6 @@ delayed_timer_avoids_cpu() {
 # level at HZ=250) to fire; the harness boots this run under -icount,
 # where idle time costs nothing.
 CULL_WAIT_S=${CULL_WAIT_S:-400}
-
-# pids_named PREFIX: the PIDs of the tasks whose name starts with PREFIX.
-pids_named() {
-	local p
-
-	for p in /proc/[0-9]*; do
-		case $(cat "$p/comm" 2>/dev/null) in "$1"*) echo "${p#/proc/}" ;; esac
-	done
-}
 
 # culled_workers_exit_elsewhere: grow the isolated CPU's pool, wait out
 # the idle timeout, wake the CPU, and see where its culled kworkers
