@@ -30,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # pylint: disable=wrong-import-position
 import guest  # noqa: E402
 import logcheck  # noqa: E402
+import machine  # noqa: E402
 
 TOP = guest.TOP
 KUNIT_TIMEOUT = int(os.environ.get('KUNIT_TIMEOUT', '1800'))
@@ -278,6 +279,8 @@ def has_kunit(wq, cfg):
 
 def run(wq, cfg):
     out = out_dir(wq, cfg)
+    with open(os.path.join(out, 'accel'), 'w') as f:
+        f.write(machine.accel() + '\n')
     results = run_kunit(wq, cfg, out) if has_kunit(wq, cfg) else []
     results += run_selftests(wq, cfg, out)
     results += run_isolated(wq, cfg, out)
@@ -291,9 +294,20 @@ def run(wq, cfg):
 def torture(wq, cfg, secs):
     """make torture: only the torture test, for SECS seconds."""
     out = out_dir(wq, cfg, 'torture')
+    with open(os.path.join(out, 'accel'), 'w') as f:
+        f.write(machine.accel() + '\n')
     with open(os.path.join(out, 'results.json'), 'w') as f:
         json.dump(run_torture(wq, cfg, out, secs), f, indent=1)
     return 0
+
+
+def accel_note(out):
+    """', guests under kvm' (or tcg) as run() recorded it in OUT."""
+    try:
+        with open(os.path.join(out, 'accel')) as f:
+            return f', guests under {f.read().strip()}'
+    except OSError:
+        return ''
 
 
 def summary(wq, cfgs, what='test'):
@@ -315,7 +329,8 @@ def summary(wq, cfgs, what='test'):
                 for d in r.get('detail', []):
                     print(f'    {d}')
         print(f'{wq}-{cfg}: {c["PASS"]} passed, {c["FAIL"]} failed, '
-              f'{c["SKIP"]} skipped ({os.path.relpath(os.path.dirname(path), TOP)}/)')
+              f'{c["SKIP"]} skipped ({os.path.relpath(os.path.dirname(path), TOP)}/'
+              f'{accel_note(os.path.dirname(path))})')
         for k in counts:
             counts[k] += c[k]
     extra = os.path.join(guest.OUT, 'test', 'wip.json')	# from wip.sh
