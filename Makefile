@@ -5,6 +5,8 @@
 #   make bench       stock and rework side by side (out/bench/report.md)
 #   make torture     the workqueue torture test, TORTURE_SECS in each of
 #                    TORTURE_CONFIGS (out/torture/)
+#   make model       the Promela models of tools/workqueue/model/, checked
+#                    with Spin (make check runs them too)
 #
 # WQ=stock|rework picks the tree, CONFIG=debug|up|rt|kasan|perf the build.
 
@@ -17,7 +19,7 @@ export A B ROUNDS CLOCK BENCH SCENARIOS A_APPEND B_APPEND
 TORTURE_SECS ?= 600
 TORTURE_CONFIGS ?= debug kasan kcsan kmemleak rt
 
-.PHONY: test test-all test-kvmguest torture build run profile patches check bench bench-compare wqdump clean distclean
+.PHONY: test test-all test-kvmguest torture build run profile patches check model bench bench-compare wqdump clean distclean
 
 test:
 	$(H)/test.sh $(WQ) debug
@@ -46,6 +48,12 @@ patches:
 
 check:
 	$(H)/check.sh
+
+# Promela models of the workqueue's protocols, checked exhaustively with
+# Spin, and the bugs put back into them found (tools/workqueue/model/).
+model:
+	$(H)/deps.sh
+	$(H)/python.sh tools/workqueue/model/check.py
 
 bench:
 	$(H)/bench.sh

@@ -6,6 +6,7 @@
 #   - a W=1 build of our C files in the rework tree (debug configuration,
 #     in a build directory of its own so normal builds stay incremental),
 #   - the build of each patch of the series on its own (series-build.sh),
+#   - the Promela models of tools/workqueue/model/ (make model),
 #   - the Sphinx build of Documentation/core-api (docs.sh).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -14,6 +15,10 @@ set -euo pipefail
 "$TOP/harness/tree.sh" rework
 tree=$(treedir rework)
 fail=0
+
+say "Promela models (make model)"
+"$TOP/harness/deps.sh"
+"$PYTHON" "$TOP/tools/workqueue/model/check.py" || fail=1
 
 say "checkpatch --strict"
 for p in "$OUT"/patches/0*.patch; do

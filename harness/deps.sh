@@ -6,7 +6,7 @@ set -euo pipefail
 
 PKGS="make gcc flex bison bc libelf-dev libssl-dev cpio kmod xz-utils rsync
       ccache qemu-system-x86 busybox-static python3 python3-matplotlib
-      perl git patch fio dmsetup $*"
+      perl git patch fio dmsetup spin $*"
 
 missing=
 for p in $PKGS; do
