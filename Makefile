@@ -8,7 +8,8 @@
 #   make model       the Promela models of tools/workqueue/model/, checked
 #                    with Spin (make check runs them too)
 #
-# WQ=stock|rework picks the tree, CONFIG=debug|up|rt|kasan|perf the build.
+# WQ=stock|stock-fixed|rework picks the tree (stock-fixed: stock 6.12 plus the
+# stable series of patches/stable/), CONFIG=debug|up|rt|kasan|perf the build.
 
 WQ ?= rework
 CONFIG ?= debug
@@ -70,7 +71,8 @@ wqdump:
 	$(H)/wqdump.sh $(WQDUMP)
 
 clean:
-	rm -rf out build/stock build/rework build/wip build/series
+	rm -rf out build/stock build/stock-fixed build/rework build/wip build/series \
+		build/stable-series
 
 distclean:
 	rm -rf out build

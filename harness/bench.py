@@ -18,7 +18,8 @@
                     to NEW
 
 Settings come from the environment (make bench passes them on):
-  A, B       kernels (stock, rework); A=B=stock measures the noise floor
+  A, B       kernels (stock, stock-fixed, rework); A=B=stock measures the
+             noise floor, A=stock B=stock-fixed the cost of the stable series
   ROUNDS     boots of each kernel (default 3)
   CLOCK      icount (default: instruction-counted virtual time, single
              threaded, repeatable) or mttcg (one host thread per vCPU)
@@ -423,7 +424,7 @@ def report(meta, rows, plots, flags=()):
     clock = {'icount': 'QEMU -icount (instruction-counted virtual time, single-threaded TCG)',
              'mttcg': 'multi-threaded TCG (real parallelism, host clock)'}[meta['clock']]
     lines = [
-        '# Workqueue benchmark: stock vs rework', '',
+        f'# Workqueue benchmark: {ka} vs {kb}', '',
         f'- sides: **{la}** = `{ka}` kernel, **{lb}** = `{kb}` kernel'
         + same_kernel_note(meta, ka, kb),
         f'- clock: {clock}',

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# bench.sh: build kernels A and B (default stock and rework) with the
-# configurations the scenarios need (perf; rcuexp for rcu_exp), boot them
-# alternately running the test_workqueue scenarios, and write
-# out/bench/report.md, summary.json and the plots.
+# bench.sh: build kernels A and B (default stock and rework; any of stock,
+# stock-fixed and rework) with the configurations the scenarios need (perf;
+# rcuexp for rcu_exp), boot them alternately running the test_workqueue
+# scenarios, and write out/bench/report.md, summary.json and the plots.
 # Settings: see harness/bench.py (A, B, ROUNDS, CLOCK, BENCH, SCENARIOS).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"

@@ -7,6 +7,9 @@
 #     in a build directory of its own so normal builds stay incremental),
 #   - the build of each patch of the series on its own (series-build.sh),
 #   - the Promela models of tools/workqueue/model/ (make model),
+#   - scripts/checkpatch.pl --strict over the stable series (patches/stable/,
+#     as make patches writes it) and the build of each of its patches on
+#     its own on stock 6.12 (stable-build.sh),
 #   - the Sphinx build of Documentation/core-api (docs.sh).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -64,7 +67,21 @@ if ! compile_w1 rework check "$obj/w1.log" $objs; then
 	fail=1
 fi
 
+say "checkpatch --strict on the stable series"
+for p in "$OUT"/patches-stable/0*.patch; do
+	case $p in *0000-cover-letter.patch) continue ;; esac
+	# UNKNOWN_COMMIT_ID: the tree is not a git repository, so checkpatch
+	# cannot look up the Fixes: ids (patches/stable/README says where
+	# each was confirmed).
+	if ! (cd "$tree" && ./scripts/checkpatch.pl --strict --quiet \
+		--ignore UNKNOWN_COMMIT_ID "$p"); then
+		warn "checkpatch: stable $(basename "$p")"
+		fail=1
+	fi
+done
+
 "$TOP/harness/series-build.sh" debug || fail=1
+"$TOP/harness/stable-build.sh" debug || fail=1
 "$TOP/harness/docs.sh" || fail=1
 
 [ "$fail" = 0 ] || die "make check found warnings"

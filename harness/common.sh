@@ -6,7 +6,7 @@ BUILD=${BUILD:-$TOP/build}
 # Results; exported so that the Python scripts (guest.OUT) write there too.
 export OUT=${OUT:-$TOP/out}
 SRC=$BUILD/src/linux                 # pristine, unpacked once
-# Each kernel WQ (stock, rework) has its tree in $BUILD/WQ/src and one build
+# Each kernel WQ (stock, stock-fixed, rework) has its tree in $BUILD/WQ/src and one build
 # directory per configuration beside it, $BUILD/WQ/obj-CONFIG: the compiler
 # then sees the same relative paths for every tree and ccache shares objects
 # between stock and rework wherever their sources agree.
@@ -36,8 +36,8 @@ objdir() { echo "$BUILD/$1/obj-$2"; }
 # check_wq WQ: fail unless WQ names a tree.
 check_wq() {
 	case $1 in
-	stock|rework|wip|series) ;;
-	*) die "WQ must be stock, rework, wip or series, not '$1'" ;;
+	stock|stock-fixed|rework|wip|series|stable-series) ;;
+	*) die "WQ must be stock, stock-fixed, rework, wip, series or stable-series, not '$1'" ;;
 	esac
 }
 
@@ -45,9 +45,11 @@ check_wq() {
 wq_layers() {
 	case $1 in
 	stock) echo "test" ;;
+	stock-fixed) echo "test stable" ;;	# stock plus the stable series
 	rework) echo "test rework" ;;
 	wip) echo "test rework rework-wip" ;;
 	series) echo "test rework" ;;	# series-build.sh: a prefix of it
+	stable-series) echo "test stable" ;;	# stable-build.sh: a prefix of it
 	esac
 }
 
@@ -132,7 +134,8 @@ write_if_changed() {
 
 # Reading patches/series.  A series line is "layer name item..." where each
 # item is one of our files or folders (copied into the tree at the same
-# path) or a .diff against the pristine tree (applied with -p1).
+# path) or a .diff or git format-patch .patch against the pristine tree
+# (applied with -p1).
 
 # series_lines LAYER...: "name item..." of each entry in those layers.
 series_lines() {
@@ -154,7 +157,7 @@ apply_item() {
 	local dir=$1 item=$2
 
 	case $item in
-	*.diff)
+	*.diff|*.patch)
 		patch -p1 -s -d "$dir" --no-backup-if-mismatch <"$TOP/$item" ||
 			die "$item does not apply"
 		;;

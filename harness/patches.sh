@@ -3,7 +3,12 @@
 # patches.sh: write the overlay as a git format-patch series with a cover
 # letter into out/patches/, one patch per line of patches/series (commit
 # message patches/NAME.msg), and check that it applies with git am to the
-# pristine tree.
+# pristine tree.  Then the stable series (layer "stable": fixes for 6.12's
+# own kernel/workqueue.c, git format-patch files with their messages):
+# applied with git am to the pristine tree and written again with its own
+# cover letter (patches/stable/cover.txt) and recipients
+# (patches/stable/recipients) into out/patches-stable/, ready for
+# git send-email.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -46,9 +51,10 @@ while read -r name items; do
 	git -C "$wt" commit -q -F "$TOP/patches/$name.msg"
 done < <(series_lines test rework)
 
-rm -rf "$out"
-git -C "$wt" format-patch -q --cover-letter --thread -o "$out" "$base..HEAD"
-"$PYTHON" - "$out"/0000-cover-letter.patch "$TOP/patches/cover.txt" <<'PY'
+# fill_cover LETTER TEXT: the subject (first line) and blurb (the rest) of
+# TEXT into the cover letter LETTER of git format-patch.
+fill_cover() {
+	"$PYTHON" - "$1" "$2" <<'PY'
 import sys
 path, cover = sys.argv[1], sys.argv[2]
 subject, _, blurb = open(cover).read().partition('\n')
@@ -57,6 +63,11 @@ text = text.replace('*** SUBJECT HERE ***', subject.strip())
 text = text.replace('*** BLURB HERE ***', blurb.strip())
 open(path, 'w').write(text)
 PY
+}
+
+rm -rf "$out"
+git -C "$wt" format-patch -q --cover-letter --thread -o "$out" "$base..HEAD"
+fill_cover "$out"/0000-cover-letter.patch "$TOP/patches/cover.txt"
 
 say "checking that the series applies with git am"
 am=$BUILD/patches-am
@@ -67,3 +78,24 @@ git -C "$am" am -q $(ls "$out"/*.patch | grep -v 0000-cover-letter)
 	die "git am result differs from the series"
 g worktree remove --force "$am"
 say "$(ls "$out" | wc -l) files in ${out#$TOP/}"
+
+say "the stable series: git am on the pristine tree"
+st_out=$OUT/patches-stable
+st=$BUILD/patches-stable-wt
+worktree "$st"
+# shellcheck disable=SC2046
+git -C "$st" am -q $(series_lines stable | cut -d' ' -f2- | tr ' ' '\n' |
+	sed "s|^|$TOP/|") || die "the stable series does not apply with git am"
+recipients=()
+while read -r kind addr; do
+	case $kind in
+	to:) recipients+=("--to=$addr") ;;
+	cc:) recipients+=("--cc=$addr") ;;
+	esac
+done < <(grep -v '^#' "$TOP/patches/stable/recipients")
+rm -rf "$st_out"
+git -C "$st" format-patch -q --cover-letter --thread "${recipients[@]}" \
+	-o "$st_out" "$base..HEAD"
+fill_cover "$st_out"/0000-cover-letter.patch "$TOP/patches/stable/cover.txt"
+g worktree remove --force "$st"
+say "$(ls "$st_out" | wc -l) files in ${st_out#$TOP/}"

@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # tree.sh WQ: bring the tree of kernel WQ up to date with the pristine source plus the
-# layers of patches/series that WQ takes (stock: test; rework: test rework;
-# wip: test rework rework-wip; series: the patches of test and rework up to
-# and including the one named by $SERIES_UPTO, for series-build.sh).
+# layers of patches/series that WQ takes (stock: test; stock-fixed: test
+# stable; rework: test rework; wip: test rework rework-wip; series: the
+# patches of test and rework up to and including the one named by
+# $SERIES_UPTO, for series-build.sh; stable-series: the same for test and
+# stable, for stable-build.sh).
 #
 # The tree starts as hard links to the pristine source.  The overlay is
 # staged in a scratch directory (pristine files, our files copied over, then
@@ -14,7 +16,7 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-wq=${1:?usage: tree.sh stock|rework|wip|series}
+wq=${1:?usage: tree.sh stock|stock-fixed|rework|wip|series|stable-series}
 check_wq "$wq"
 layers=$(wq_layers "$wq")
 
@@ -46,7 +48,7 @@ stage_pristine() {
 while read -r _name items; do
 	for item in $items; do
 		case $item in
-		*.diff)
+		*.diff|*.patch)
 			for p in $(diff_paths "$TOP/$item"); do
 				stage_pristine "$p"
 			done
