@@ -48,17 +48,13 @@ TOP = guest.TOP
 KUNIT_TIMEOUT = int(os.environ.get('KUNIT_TIMEOUT', '1800'))
 SELFTEST_TIMEOUT = int(os.environ.get('SELFTEST_TIMEOUT', '900'))
 # The selftests, then a tiny run of every load-module scenario (so that the
-# benchmark's module cannot rot; loaded first where it is a module); the
-# guest's exit status covers both.
+# benchmark's module cannot rot); the guest's exit status covers both.
 SELFTEST_CMD = ('sh /selftests/workqueue/run_all.sh; rc=$?; '
-                f'[ -e {guest.TWQ_RUN} ] || insmod /lib/modules/test_workqueue.ko; '
                 f'echo all scale=tiny > {guest.TWQ_RUN} || rc=1; exit $rc')
 # Boot-time isolation of CPU 1 (scheduler domains and the tick), checked
-# by its own selftest in a boot of its own; the boot also has two CPUs
-# that are possible but not present, which the real-time class's pools
-# must leave alone (wq_rt_pools.sh).
-ISOLATED_APPEND = 'isolcpus=domain,1 nohz_full=1 possible_cpus=6'
-ISOLATED_CMD = 'sh /selftests/workqueue/run_all.sh wq_isolation.sh wq_rt_pools.sh'
+# by its own selftest in a boot of its own.
+ISOLATED_APPEND = 'isolcpus=domain,1 nohz_full=1'
+ISOLATED_CMD = 'sh /selftests/workqueue/run_all.sh wq_isolation.sh'
 TWQ_SCENARIOS = ('perfwq', 'latency', 'throughput', 'flush', 'delay',
                  'inversion', 'rcu_exp')
 # rcutorture, where the kernel has it as a module: expedited and polled
