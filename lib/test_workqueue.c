@@ -31,7 +31,8 @@
  *               (flush_workqueue(), flush_work()) beside nice-0 hogs: time
  *               to completion, mean of 40 repeats
  *   rcu_exp     synchronize_rcu_expedited() latency with 0, 1 and 2 hogs
- *               per CPU, and the real-time threads each kernel keeps
+ *               per CPU, and with an RT thread or per-CPU items holding
+ *               the caller's CPU; the real-time threads each kernel keeps
  *   footprint   kworkers, kernel stacks and unreclaimable slab, after boot,
  *               after each scenario and after the idle timeout
  *
@@ -87,6 +88,7 @@
 #include <linux/random.h>
 #include <linux/sched/cputime.h>
 #include <linux/sched/signal.h>
+#include <uapi/linux/sched/types.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/suspend.h>
@@ -2510,10 +2512,142 @@ static void twq_emit_rt_threads(void)
 	twq_emit("count", rcu_exp, "rcu_exp.rcu_exp_kthreads");
 }
 
+/* Time @n expedited grace periods from %current into @lat, at random gaps. */
+static void twq_rcu_time_gps(struct twq_samples *lat, unsigned int n,
+			     struct rnd_state *rnd)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		unsigned int gap = 100 + prandom_u32_state(rnd) % 400;
+		u64 t0 = ktime_get_ns();
+
+		synchronize_rcu_expedited();
+		twq_sample(lat, ktime_get_ns() - t0);
+		usleep_range(gap, gap + 50);
+	}
+}
+
+static void twq_rcu_emit(struct twq_samples *lat, const char *name)
+{
+	twq_emit("count", twq_count_over(lat, NSEC_PER_MSEC), "%s.over_1ms", name);
+	twq_emit_stats(lat, "ns", name);
+}
+
+/*
+ * The hostile neighbours of a caller's CPU, one at a time on the last
+ * online CPU: "rthog", a SCHED_FIFO 50 thread spinning there while the
+ * caller is a SCHED_FIFO 60 thread of that CPU; "wqhog", per-CPU items
+ * that spin there 5 ms each without sleeping (requeued back to back, each
+ * under the CPU-intensive threshold) while the caller is a nice-0 thread
+ * of that CPU.  6.12's kthread_workers may run anywhere; a grace period
+ * must not need the held CPU on the rework either.
+ */
+struct twq_rcu_neighbour {
+	struct twq_samples lat;
+	unsigned int n;
+	struct rnd_state rnd;
+	int caller_prio;		/* SCHED_FIFO priority, 0: nice 0 */
+	struct work_struct spin;	/* wqhog's item */
+	struct workqueue_struct *wq;
+	int cpu;
+	bool stop;
+};
+
+static void twq_set_fifo(struct task_struct *t, int prio)
+{
+	struct sched_attr attr = {
+		.size = sizeof(attr), .sched_policy = SCHED_FIFO,
+		.sched_priority = prio,
+	};
+
+	WARN_ON_ONCE(sched_setattr_nocheck(t, &attr));
+}
+
+static int twq_rcu_caller_fn(void *data)
+{
+	struct twq_rcu_neighbour *nb = data;
+
+	if (nb->caller_prio)
+		twq_set_fifo(current, nb->caller_prio);
+	synchronize_rcu_expedited();	/* untimed, as at every level */
+	twq_rcu_time_gps(&nb->lat, nb->n, &nb->rnd);
+	return 0;
+}
+
+static void twq_rcu_spin_fn(struct work_struct *work)
+{
+	struct twq_rcu_neighbour *nb = container_of(work, struct twq_rcu_neighbour, spin);
+	u64 until = ktime_get_ns() + 5 * NSEC_PER_MSEC, x = 0;
+
+	while (ktime_get_ns() < until)
+		x = twq_spin(x, 100);
+	WRITE_ONCE(twq_spin_sink, x);
+	if (!READ_ONCE(nb->stop))
+		queue_work_on(nb->cpu, nb->wq, work);
+}
+
+/* Start @nb's neighbour; @rt: the RT thread, else the per-CPU items. */
+static int twq_rcu_neighbour_start(struct twq_rcu_neighbour *nb, bool rt,
+				   struct twq_threads *hog)
+{
+	int ret;
+
+	if (!rt) {
+		nb->wq = alloc_workqueue("twq_rcu_hog", 0, 0);
+		if (!nb->wq)
+			return -ENOMEM;
+		INIT_WORK_ONSTACK(&nb->spin, twq_rcu_spin_fn);
+		queue_work_on(nb->cpu, nb->wq, &nb->spin);
+		return 0;
+	}
+	ret = twq_hogs_start_on(hog, cpumask_of(nb->cpu), 1, twq_spin_hog_fn);
+	if (!ret)
+		twq_set_fifo(hog->th[0].task, 50);
+	return ret;
+}
+
+static void twq_rcu_neighbour_stop(struct twq_rcu_neighbour *nb,
+				   struct twq_threads *hog)
+{
+	twq_threads_stop(hog);
+	if (nb->wq) {
+		WRITE_ONCE(nb->stop, true);
+		cancel_work_sync(&nb->spin);
+		destroy_work_on_stack(&nb->spin);
+		destroy_workqueue(nb->wq);
+	}
+}
+
+static int twq_rcu_exp_neighbour(const struct twq_scale *sc, bool rt,
+				 struct rnd_state *rnd)
+{
+	struct twq_rcu_neighbour nb = {
+		.n = sc->rcu_n, .rnd = *rnd, .caller_prio = rt ? 60 : 0,
+		.cpu = cpumask_last(cpu_online_mask),
+	};
+	struct twq_threads hog = {}, caller = {};
+	int ret;
+
+	ret = twq_samples_init(&nb.lat, sc->rcu_n) ?:
+	      twq_threads_init(&caller, 1) ?:
+	      twq_rcu_neighbour_start(&nb, rt, &hog) ?:
+	      twq_thread_start(&caller, twq_rcu_caller_fn, &nb, nb.cpu, 0,
+			       "twq_rcu_caller/%u");
+	if (!ret && !twq_threads_wait(&caller))
+		ret = -ETIMEDOUT;
+	twq_threads_stop(&caller);
+	twq_rcu_neighbour_stop(&nb, &hog);
+	if (!ret)
+		twq_rcu_emit(&nb.lat, rt ? "rcu_exp.rthog" : "rcu_exp.wqhog");
+	twq_samples_free(&nb.lat);
+	return ret;
+}
+
 static int twq_scenario_rcu_exp(const struct twq_scale *sc)
 {
 	struct rnd_state rnd;
-	unsigned int hogs, i;
+	unsigned int hogs;
 	char name[32];
 	int ret = 0;
 
@@ -2526,25 +2660,19 @@ static int twq_scenario_rcu_exp(const struct twq_scale *sc)
 		ret = twq_samples_init(&lat, sc->rcu_n) ?:
 		      twq_hogs_start(&hog_ts, hogs, twq_hog_fn);
 		/* untimed: what either kernel sets up on first use */
-		if (!ret)
+		if (!ret) {
 			synchronize_rcu_expedited();
-		for (i = 0; i < sc->rcu_n && !ret; i++) {
-			unsigned int gap = 100 + prandom_u32_state(&rnd) % 400;
-			u64 t0 = ktime_get_ns();
-
-			synchronize_rcu_expedited();
-			twq_sample(&lat, ktime_get_ns() - t0);
-			usleep_range(gap, gap + 50);
+			twq_rcu_time_gps(&lat, sc->rcu_n, &rnd);
 		}
 		twq_threads_stop(&hog_ts);
 		snprintf(name, sizeof(name), "rcu_exp.hogs%u", hogs);
-		if (!ret) {
-			twq_emit("count", twq_count_over(&lat, NSEC_PER_MSEC),
-				 "%s.over_1ms", name);
-			twq_emit_stats(&lat, "ns", name);
-		}
+		if (!ret)
+			twq_rcu_emit(&lat, name);
 		twq_samples_free(&lat);
 	}
+	if (!ret && num_online_cpus() > 1)
+		ret = twq_rcu_exp_neighbour(sc, true, &rnd) ?:
+		      twq_rcu_exp_neighbour(sc, false, &rnd);
 	return ret;
 }
 
