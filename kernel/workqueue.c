@@ -575,6 +575,7 @@ static struct worker *alloc_worker(int node)
 	INIT_LIST_HEAD(&worker->entry);
 	INIT_LIST_HEAD(&worker->scheduled);
 	INIT_LIST_HEAD(&worker->node);
+	INIT_LIST_HEAD(&worker->rank_node);
 	/* not counted for concurrency until it starts processing */
 	worker->flags = WORKER_PREP;
 	return worker;
@@ -733,7 +734,7 @@ static void arm_idle_timer_locked(struct worker_pool *pool)
 		mod_timer(&pool->idle_timer, jiffies + IDLE_WORKER_TIMEOUT);
 }
 
-static void worker_update_rank_locked(struct worker *worker);
+static bool worker_update_rank_locked(struct worker *worker);
 
 /**
  * worker_enter_idle_locked - put a worker on its pool's idle list
@@ -751,7 +752,7 @@ static void worker_enter_idle_locked(struct worker *worker)
 		return;
 	/* raised for an item another worker took (lend_to_waking_locked()) */
 	if (unlikely(worker->boosted))
-		worker_update_rank_locked(worker);
+		WARN_ON_ONCE(worker_update_rank_locked(worker));
 	/* LIFO: the most recently busy worker is woken first */
 	list_add(&worker->entry, &pool->idle_list);
 	worker->last_active = jiffies;
@@ -807,6 +808,11 @@ struct flush_waiter {
  * @target_func: its function when the barrier was queued (I)
  * @pwq: the pwq the barrier is queued on, @target's (I)
  * @rank: the rank the waiter lends (P of @target's pool)
+ * @ahead: @target waited behind max_active when the loan began: it goes to
+ *	every item of @pwq that runs until the barrier does, as on an
+ *	ordered workqueue, and @target keeps its place in line (P)
+ * @apply: the loan decided ranks for other tasks, to be applied once the
+ *	pool lock is dropped (wq_apply_ranks()) (X of the waiter)
  * @boost_node: on the target pwq's boosters list while the loan lasts (P)
  * @since: when the wait began, for the histograms (I)
  */
@@ -819,6 +825,8 @@ struct wq_barrier {
 	work_func_t		target_func;
 	struct pool_workqueue	*pwq;
 	int			rank;
+	bool			ahead;
+	bool			apply;
 	struct list_head	boost_node;
 	u64			since;
 };
@@ -862,22 +870,125 @@ static int worker_own_rank(struct worker *worker)
 }
 
 /*
- * Give @task the scheduling of @rank: SCHED_FIFO above NICE_WIDTH, else
- * SCHED_NORMAL at the matching nice level.  Context: process context, or
- * a pool lock (P): it takes the task's pi_lock and runqueue lock, as a
- * wakeup under P does.
+ * Give @task the scheduling of @rank: above NICE_WIDTH SCHED_RR if @rr
+ * (the real-time class's own workers: equal-priority items take turns
+ * once one of them hogs its CPU), else SCHED_FIFO (a loan: the lender's
+ * policy); SCHED_NORMAL at the matching nice level below.
+ *
+ * Context: a task that is not %current: process context, no spinlock
+ * held.  sched_setattr_nocheck() walks the rt_mutex chain of a task
+ * blocked on one (rt_mutex_adjust_pi()), and that walk turns interrupts
+ * back on.  %current itself is not blocked on anything, so the walk ends
+ * at once, and what is left takes its pi_lock and runqueue lock as a
+ * wakeup does: %current may change its own rank under P.
  */
-static void task_set_rank(struct task_struct *task, int rank)
+static void task_set_rank(struct task_struct *task, int rank, bool rr)
 {
 	bool rt = rank > NICE_WIDTH;
 	struct sched_attr attr = {
 		.size = sizeof(attr),
-		.sched_policy = rt ? SCHED_FIFO : SCHED_NORMAL,
+		.sched_policy = !rt ? SCHED_NORMAL : rr ? SCHED_RR : SCHED_FIFO,
 		.sched_priority = rt ? rank - NICE_WIDTH : 0,
 		.sched_nice = rt ? 0 : MAX_NICE - rank,
 	};
 
 	WARN_ON_ONCE(sched_setattr_nocheck(task, &attr));
+}
+
+/*
+ * Ranks decided under a pool lock for another task are applied after it
+ * is dropped.  The decider (under P) writes the rank into the worker's
+ * @rank_want and puts the worker on wq_rank_pending (Q); once it has
+ * dropped P it calls wq_apply_ranks(), which, one applier at a time (G),
+ * takes workers off the list and gives their tasks the rank they want
+ * at that moment.  A later decision puts the worker back on the list,
+ * so the last rank decided is the last applied: a stale one never
+ * sticks.  A worker's own decisions for itself are applied at once; if
+ * an applier is busy with that worker meanwhile, the worker goes back
+ * on the list, so that the applier, which empties it, applies the newer
+ * rank after its older one.
+ */
+static DEFINE_RAW_SPINLOCK(wq_rank_lock);	/* Q */
+static DEFINE_MUTEX(wq_rank_mutex);		/* G */
+static LIST_HEAD(wq_rank_pending);		/* Q */
+static struct worker *wq_rank_applying;		/* Q */
+
+/**
+ * worker_set_rank - decide the rank of a worker's task
+ * @worker: the worker
+ * @rank: the rank
+ *
+ * Context: P of @worker's pool, or the worker itself (a rescuer between
+ * pools, X).
+ * Return: %true if the rank waits for wq_apply_ranks(), which the caller
+ * is to call once it holds no spinlock; %false if it is applied.
+ */
+static bool worker_set_rank(struct worker *worker, int rank)
+{
+	bool self = worker->task == current;
+	/* a rescuer between pools (none) ranks as a rescuer, below RT */
+	bool rr = worker->pool && rank == worker_own_rank(worker);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&wq_rank_lock, flags);
+	worker->rank_want = rank;
+	worker->rank_rr = rr;
+	if ((!self || wq_rank_applying == worker) &&
+	    list_empty(&worker->rank_node))
+		list_add_tail(&worker->rank_node, &wq_rank_pending);
+	raw_spin_unlock_irqrestore(&wq_rank_lock, flags);
+	if (self)
+		task_set_rank(worker->task, rank, rr);
+	return !self;
+}
+
+/**
+ * wq_apply_ranks - give the tasks of workers the ranks decided for them
+ *
+ * Context: process context, may sleep; no workqueue lock held.
+ */
+static void wq_apply_ranks(void)
+{
+	struct task_struct *task;
+	struct worker *worker;
+	bool rr;
+	int rank;
+
+	might_sleep();
+	guard(mutex)(&wq_rank_mutex);
+	for (;;) {
+		scoped_guard(raw_spinlock_irq, &wq_rank_lock) {
+			worker = list_first_entry_or_null(&wq_rank_pending,
+							  struct worker, rank_node);
+			if (worker) {
+				list_del_init(&worker->rank_node);
+				task = get_task_struct(worker->task);
+				rank = worker->rank_want;
+				rr = worker->rank_rr;
+			}
+			wq_rank_applying = worker;
+		}
+		if (!worker)
+			return;
+		task_set_rank(task, rank, rr);
+		put_task_struct(task);
+	}
+}
+
+/**
+ * worker_forget_rank - a worker about to be freed leaves the appliers
+ * @worker: a worker no rank is decided for any more (retired, or a
+ *	rescuer whose thread has stopped)
+ *
+ * Context: process context, may sleep; no workqueue lock held.
+ */
+void worker_forget_rank(struct worker *worker)
+{
+	scoped_guard(raw_spinlock_irq, &wq_rank_lock)
+		list_del_init(&worker->rank_node);
+	/* an applier that took it off the list before is done with it */
+	mutex_lock(&wq_rank_mutex);
+	mutex_unlock(&wq_rank_mutex);
 }
 
 /**
@@ -916,7 +1027,7 @@ int create_worker(struct worker_pool *pool)
 		goto err_free;
 	}
 	worker->rank = pool_rank(pool);
-	task_set_rank(worker->task, worker->rank);
+	task_set_rank(worker->task, worker->rank, true);
 	worker_attach_to_pool(worker, pool);
 
 	raw_spin_lock_irq(&pool->lock);
@@ -1008,6 +1119,7 @@ static void reap_dying_workers(struct list_head *dying)
 		kthread_stop(worker->task);
 		ida_free(&worker->pool->worker_ida, worker->id);
 		worker_detach_from_pool(worker);
+		worker_forget_rank(worker);
 		put_task_struct(worker->task);
 		kfree(worker);
 	}
@@ -1313,7 +1425,8 @@ static int wq_flush_rank(struct workqueue_struct *wq)
 /*
  * Whether the loan of @barr applies to what @worker runs now: its target
  * (the same function at the same address, as worker_runs() matches), or
- * anything on an ordered workqueue, where what runs is ahead of it.  A
+ * anything of the pwq on an ordered workqueue, or while the target waits
+ * behind max_active (@barr->ahead): what runs there is ahead of it.  A
  * loan lasts until the barrier starts, so it covers a target queued again
  * while it ran: both runs, the one ahead and the one waited for.
  */
@@ -1321,7 +1434,7 @@ static bool loan_applies(struct wq_barrier *barr, struct worker *worker)
 {
 	return (barr->target == worker->current_work &&
 		barr->target_func == worker->current_func) ||
-	       wq_is_ordered(worker->current_pwq->wq);
+	       barr->ahead || wq_is_ordered(worker->current_pwq->wq);
 }
 
 /* Whether @barr's waiter ranks above the workers of its pwq's pool. */
@@ -1348,17 +1461,21 @@ static void barrier_end_loan_locked(struct wq_barrier *barr)
  * Run @worker at the higher of its own rank and the loans to its item;
  * its own rank when it runs none.  A worker that is raised while it waits
  * for another item itself is told to pass the raise on, and so on down a
- * chain of waiting workers.  Context: pool->lock (P).
+ * chain of waiting workers.  Context: pool->lock (P).  Return: %true if
+ * the caller is to call wq_apply_ranks() once it has dropped P (the
+ * worker is not %current).
  */
-static void worker_update_rank_locked(struct worker *worker)
+static bool worker_update_rank_locked(struct worker *worker)
 {
 	struct pool_workqueue *pwq = worker->current_pwq;
 	int rank = worker_own_rank(worker);
 	struct wq_barrier *barr;
 
+	bool apply, raised;
+
 	wq_assert_P(worker->pool);
 	if (!worker->task)
-		return;
+		return false;
 	if (pwq) {
 		list_for_each_entry(barr, &pwq->boosters, boost_node)
 			if (loan_applies(barr, worker))
@@ -1367,27 +1484,35 @@ static void worker_update_rank_locked(struct worker *worker)
 	}
 	worker->boosted = rank > worker_own_rank(worker);
 	if (rank == worker->rank)
-		return;
+		return false;
 	trace_workqueue_work_boost(worker->task, worker->current_work,
 				   worker->rank, rank);
-	task_set_rank(worker->task, rank);
-	if (rank > worker->rank && worker->waiting) {
+	raised = rank > worker->rank;
+	apply = worker_set_rank(worker, rank);
+	/* lend_raise() reads the new rank here, applied or not */
+	WRITE_ONCE(worker->rank, rank);
+	if (raised && worker->waiting) {
 		WRITE_ONCE(worker->waiting->raised, true);
 		wake_up_process(worker->task);
 	}
-	worker->rank = rank;
+	return apply;
 }
 
-/* Re-rank every worker of @pool running an item of @pwq.  Context: P. */
-static void pwq_update_ranks_locked(struct pool_workqueue *pwq)
+/*
+ * Re-rank every worker of @pool running an item of @pwq.  Context: P.
+ * Return: as worker_update_rank_locked().
+ */
+static bool pwq_update_ranks_locked(struct pool_workqueue *pwq)
 {
 	struct worker *worker;
+	bool apply = false;
 	int bkt;
 
 	wq_assert_P(pwq->pool);
 	hash_for_each(pwq->pool->busy_hash, bkt, worker, hentry)
 		if (worker->current_pwq == pwq)
-			worker_update_rank_locked(worker);
+			apply |= worker_update_rank_locked(worker);
+	return apply;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1529,7 +1654,7 @@ static void worker_begin_item_locked(struct worker *worker,
 		/* waiters at or below the workers' rank change nothing */
 		if (pwq->nr_raising || worker->boosted ||
 		    READ_ONCE(pwq->wq->nr_flush_lenders))
-			worker_update_rank_locked(worker);
+			WARN_ON_ONCE(worker_update_rank_locked(worker));
 	}
 	pwq->stats[PWQ_STAT_STARTED]++;
 	/* the watchdog's sign of progress */
@@ -1554,7 +1679,7 @@ static void worker_end_item_locked(struct worker *worker)
 	worker->current_color = 0;
 	/* back to its own priority before it takes anything else */
 	if (unlikely(worker->boosted))
-		worker_update_rank_locked(worker);
+		WARN_ON_ONCE(worker_update_rank_locked(worker));
 }
 
 /*
@@ -1724,34 +1849,45 @@ static int worker_thread(void *arg)
 static void rescuer_set_rank(struct worker *rescuer, int rank)
 {
 	if (rescuer->rank != rank)
-		task_set_rank(rescuer->task, rank);
+		WARN_ON_ONCE(worker_set_rank(rescuer, rank));
 	rescuer->rank = rank;
 }
 
+/* The first item of @pwq on its pool's worklist, or %NULL.  Context: P. */
+static struct work_struct *first_work_of_pwq_locked(struct pool_workqueue *pwq)
+{
+	struct work_struct *work;
+
+	wq_assert_P(pwq->pool);
+	list_for_each_entry(work, &pwq->pool->worklist, entry)
+		if (get_work_pwq(work) == pwq)
+			return work;
+	return NULL;
+}
+
 /*
- * Run, as @rescuer, the items of @pwq waiting on its pool, and ask again
- * if the pool still cannot make progress.
+ * Run, as @rescuer, the first item of @pwq waiting on its pool, and ask
+ * again, behind the requests of the workqueue's other pools, while the
+ * pool still cannot make progress: one starved pool cannot keep the
+ * rescuer from another (as 7.0's rescuer does).  An item waits on the
+ * rescuer's scheduled list only while it runs, which the loan of a
+ * waiter relies on (target_to_front_locked()).
  */
 static void rescue_pwq(struct worker *rescuer, struct pool_workqueue *pwq)
 {
 	struct worker_pool *pool = pwq->pool;
-	struct work_struct *work, *n;
-	bool more = false;
+	struct work_struct *work;
 
 	worker_attach_to_pool(rescuer, pool);
 	/* RT items run at RT priority, rescued or not; idle rescuers do not */
 	rescuer_set_rank(rescuer, worker_own_rank(rescuer));
 	raw_spin_lock_irq(&pool->lock);
-	list_for_each_entry_safe(work, n, &pool->worklist, entry) {
-		if (get_work_pwq(work) == pwq &&
-		    assign_work_locked(work, rescuer, &n))
-			pwq->stats[PWQ_STAT_RESCUED]++;
-	}
-	if (!list_empty(&rescuer->scheduled)) {
+	work = first_work_of_pwq_locked(pwq);
+	if (work && assign_work_locked(work, rescuer, NULL)) {
+		pwq->stats[PWQ_STAT_RESCUED]++;
 		process_scheduled_works(rescuer);
-		more = pwq->nr_active && pool_must_create(pool);
 	}
-	if (more)
+	if (pool_must_create(pool) && first_work_of_pwq_locked(pwq))
 		send_mayday_locked(pwq);
 	/* whatever is left is for the normal workers again */
 	kick_pool_locked(pool);
@@ -3105,26 +3241,14 @@ struct task_struct *wq_barrier_task(struct work_struct *work)
 }
 
 /*
- * Whether @target waits on @pool's worklist (rather than on a worker's
- * scheduled list, behind a running instance of itself).  Context: P.
- */
-static bool on_worklist_locked(struct worker_pool *pool,
-			       struct work_struct *target)
-{
-	struct work_struct *work;
-
-	wq_assert_P(pool);
-	list_for_each_entry(work, &pool->worklist, entry)
-		if (work == target)
-			return true;
-	return false;
-}
-
-/*
- * A pending item that a waiter lends a higher priority to starts next:
- * to the front of the list it waits on (the worklist, or its pwq's
- * inactive items), with the barriers linked behind it.  Everything else
- * keeps its order.  Context: P.
+ * An active pending item that a waiter lends a higher priority to starts
+ * next: to the front of its pool's worklist, with the barriers linked
+ * behind it, ahead of other workqueues' items (which the pool never
+ * promised an order against).  Its caller found no worker running it, so
+ * it is on the worklist: only a worker running an item keeps another
+ * instance of it on its scheduled list while the pool lock is dropped
+ * (rescue_pwq() takes one item at a time).  Items waiting behind
+ * max_active stay in queueing order (see barr->ahead).  Context: P.
  */
 static void target_to_front_locked(struct pool_workqueue *pwq,
 				   struct work_struct *target)
@@ -3132,63 +3256,86 @@ static void target_to_front_locked(struct pool_workqueue *pwq,
 	struct list_head *head = &pwq->pool->worklist;
 
 	wq_assert_P(pwq->pool);
-	if (work_data(target) & WORK_STRUCT_INACTIVE)
-		head = &pwq->inactive_works;
-	else if (!on_worklist_locked(pwq->pool, target))
-		return;
 	if (head->next != &target->entry)
 		move_linked_works(target, head->next, NULL);
 }
 
 /*
- * A pending item waited for at @rank starts on the idle worker that
- * kick_pool_locked() wakes (or woke) for it: that worker is raised now, so
- * that it does not wait behind the CPU's other tasks to get there.  The
- * item it takes, or going idle again, re-ranks it.  Context: P.
+ * A pending item waited for at @rank that the pool needs a worker for
+ * starts on the idle worker kick_pool_locked() wakes: that worker is
+ * raised and woken now, so that it does not wait behind the CPU's other
+ * tasks to get there.  Woken, it passes through worker_thread(): the item
+ * it takes, or going idle again if another worker took the item first,
+ * re-ranks it, so the raise ends with its next look at the pool.  An
+ * item that waits behind max_active, or for a running worker of the pool
+ * to get to it, raises nobody here: the worker that starts it is raised
+ * then (worker_begin_item_locked()).  Context: P.  Return: as
+ * worker_update_rank_locked().
  */
-static void lend_to_waking_locked(struct worker_pool *pool, int rank)
+static bool lend_to_waking_locked(struct worker_pool *pool, int rank)
 {
 	struct worker *worker;
+	bool apply;
 
 	wq_assert_P(pool);
+	if (!pool_needs_worker(pool))
+		return false;
 	worker = list_first_entry_or_null(&pool->idle_list, struct worker, entry);
 	if (!worker || !worker->task || rank <= worker->rank)
-		return;
+		return false;
 	trace_workqueue_work_boost(worker->task, NULL, worker->rank, rank);
-	task_set_rank(worker->task, rank);
+	apply = worker_set_rank(worker, rank);
 	worker->rank = rank;
 	worker->boosted = true;
+	wake_up_process(worker->task);
+	return apply;
 }
 
 /*
  * Start the loan of @barr's waiter to the item it waits for (section 6):
  * to @runner if the item runs there, to whatever runs ahead of it on an
- * ordered workqueue; a pending item of another workqueue goes to the
- * front.  Waiters ranked at or below the pool's own priority change
- * nothing.  BH items have no worker to lend to.  Context: P.
+ * ordered workqueue or, while it waits behind max_active, on its pwq; an
+ * active pending item goes to the front.  Waiters ranked at or below the
+ * pool's own priority change nothing.  BH items have no worker to lend
+ * to.  Context: P.  Return: as worker_update_rank_locked().
  */
-static void lend_to_target_locked(struct wq_barrier *barr, struct worker *runner)
+static bool lend_to_target_locked(struct wq_barrier *barr, struct worker *runner)
 {
 	struct pool_workqueue *pwq = barr->pwq;
+	bool apply = false;
 
 	wq_assert_P(pwq->pool);
 	if (pwq->pool->flags & POOL_BH)
-		return;
+		return false;
+	barr->ahead = work_data(barr->target) & WORK_STRUCT_INACTIVE;
 	list_add_tail(&barr->boost_node, &pwq->boosters);
 	if (!barrier_raises(barr))
-		return;
+		return false;
 	pwq->nr_raising++;
 	/* a target queued again while it runs: the run ahead first */
 	if (!runner)
 		runner = find_worker_executing_work(pwq->pool, barr->target);
 	if (runner)
-		worker_update_rank_locked(runner);
-	if (wq_is_ordered(pwq->wq)) {
-		pwq_update_ranks_locked(pwq);
+		apply |= worker_update_rank_locked(runner);
+	if (wq_is_ordered(pwq->wq) || barr->ahead) {
+		apply |= pwq_update_ranks_locked(pwq);
 	} else if (!runner) {
 		target_to_front_locked(pwq, barr->target);
-		lend_to_waking_locked(pwq->pool, barr->rank);
+		apply |= lend_to_waking_locked(pwq->pool, barr->rank);
 	}
+	return apply;
+}
+
+/*
+ * The rank %current lends: a worker's decided rank may not be applied
+ * yet when it is told it was raised.
+ */
+static int lender_rank(void)
+{
+	struct worker *self = current_wq_worker();
+	int rank = task_rank(current);
+
+	return self ? max(rank, READ_ONCE(self->rank)) : rank;
 }
 
 /*
@@ -3200,7 +3347,8 @@ static void lend_raise(struct wq_barrier *barr)
 {
 	struct pool_workqueue *pwq = barr->pwq;
 	struct worker_pool *pool = pwq->pool;
-	int rank = task_rank(current);
+	int rank = lender_rank();
+	bool apply = false;
 
 	raw_spin_lock_irq(&pool->lock);
 	if (!list_empty(&barr->boost_node) && rank > barr->rank) {
@@ -3210,11 +3358,13 @@ static void lend_raise(struct wq_barrier *barr)
 			pwq->nr_raising++;
 		barr->rank = rank;
 		if (runner)
-			worker_update_rank_locked(runner);
-		else if (wq_is_ordered(pwq->wq))
-			pwq_update_ranks_locked(pwq);
+			apply = worker_update_rank_locked(runner);
+		else if (wq_is_ordered(pwq->wq) || barr->ahead)
+			apply = pwq_update_ranks_locked(pwq);
 	}
 	raw_spin_unlock_irq(&pool->lock);
+	if (apply)
+		wq_apply_ranks();
 }
 
 /*
@@ -3245,7 +3395,9 @@ static void insert_wq_barrier_locked(struct pool_workqueue *pwq,
 	barr->target = target;
 	barr->target_func = target->func;
 	barr->pwq = pwq;
-	barr->rank = task_rank(current);
+	barr->rank = lender_rank();
+	barr->ahead = false;
+	barr->apply = false;
 	INIT_LIST_HEAD(&barr->boost_node);
 	barr->since = static_branch_likely(&wq_hist_on) ? wq_hist_clock() : 0;
 
@@ -3263,7 +3415,7 @@ static void insert_wq_barrier_locked(struct pool_workqueue *pwq,
 	}
 	pwq->nr_in_flight[color]++;
 	insert_work_locked(pwq, &barr->work, head, flags | color_data(color));
-	lend_to_target_locked(barr, worker);
+	barr->apply = lend_to_target_locked(barr, worker);
 }
 
 /*
@@ -3448,6 +3600,9 @@ static bool __flush_work(struct work_struct *work, bool from_cancel)
 
 	if (!insert_flush_barrier(&barr, work, from_cancel))
 		return false;
+	/* never a BH item's barrier: those lend nothing, atomic or not */
+	if (barr.apply)
+		wq_apply_ranks();
 	bh_atomic = from_cancel && (work_data(work) & WORK_OFFQ_BH) &&
 		    (!in_task() || irqs_disabled() || preempt_count());
 	wait_for_barrier(&barr, bh_atomic);
@@ -3515,7 +3670,7 @@ EXPORT_SYMBOL(flush_rcu_work);
  */
 static int flush_lend_rank(struct workqueue_struct *wq)
 {
-	int rank = task_rank(current);
+	int rank = lender_rank();
 	struct pool_workqueue *pwq;
 
 	guard(rcu)();
@@ -3536,6 +3691,7 @@ static void flush_lend(struct workqueue_struct *wq, struct flush_waiter *f,
 		       bool on)
 {
 	struct pool_workqueue *pwq;
+	bool apply = false;
 
 	if (wq->flags & WQ_BH)
 		return;
@@ -3554,15 +3710,18 @@ static void flush_lend(struct workqueue_struct *wq, struct flush_waiter *f,
 	}
 	raw_spin_unlock_irq(&wq->flush_lock);
 
-	guard(rcu)();
-	for_each_pwq(pwq, wq) {
-		/* a loan at or below the pool's own rank changes nothing */
-		if (f->rank <= pool_rank(pwq->pool))
-			continue;
-		raw_spin_lock_irq(&pwq->pool->lock);
-		pwq_update_ranks_locked(pwq);
-		raw_spin_unlock_irq(&pwq->pool->lock);
+	scoped_guard(rcu) {
+		for_each_pwq(pwq, wq) {
+			/* a loan at or below the pool's own rank changes nothing */
+			if (f->rank <= pool_rank(pwq->pool))
+				continue;
+			raw_spin_lock_irq(&pwq->pool->lock);
+			apply |= pwq_update_ranks_locked(pwq);
+			raw_spin_unlock_irq(&pwq->pool->lock);
+		}
 	}
+	if (apply)
+		wq_apply_ranks();
 }
 
 /**

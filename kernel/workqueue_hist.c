@@ -41,7 +41,9 @@
  */
 #include <linux/debugfs.h>
 #include <linux/kallsyms.h>
+#include <linux/kernel.h>
 #include <linux/math64.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/sched/cputime.h>
 #include <linux/seq_file.h>
@@ -206,9 +208,9 @@ static bool wq_hist_due(struct pool_workqueue *pwq, u64 gap)
  * @active: whether it went to the pool's worklist at once
  *
  * A sample stands for the items queued since the one before, those of
- * samples not taken included.  A pwq without histograms yet takes the
- * sample only to have its worker allocate them.  This and the worker's
- * two steps read the clock once each.
+ * samples not taken included.  A pwq without histograms yet has its
+ * worker allocate them after the item, and counts the item in them.  This
+ * and the worker's two steps read the clock once each.
  *
  * Context: pool->lock (P).
  */
@@ -231,7 +233,7 @@ void wq_hist_sample_locked(struct pool_workqueue *pwq, struct work_struct *work,
 	} else {
 		pwq->hist_carry = 0;
 		pwq->hist_work = work;
-		pwq->hist_weight = pwq->hist ? items : 0;
+		pwq->hist_weight = items;
 		pwq->hist_queued = now;
 		pwq->hist_active = active ? now : 0;
 		pwq->hist_last = now;
@@ -274,14 +276,10 @@ void wq_hist_begin_locked(struct worker *worker, struct pool_workqueue *pwq)
 
 	wq_assert_P(pwq->pool);
 	pwq->hist_work = NULL;
-	if (!pwq->hist) {
-		worker->hist_flags = WQ_HIST_ALLOC;
-		return;
-	}
 	if (!pwq->hist_weight)
 		return;
 	now = wq_hist_clock();
-	worker->hist_flags = WQ_HIST_SAMPLED;
+	worker->hist_flags = WQ_HIST_SAMPLED | (pwq->hist ? 0 : WQ_HIST_ALLOC);
 	worker->hist_weight = pwq->hist_weight;
 	worker->hist_queued = pwq->hist_queued;
 	worker->hist_active = pwq->hist_active ?: now;
@@ -358,18 +356,20 @@ void wq_hist_end(struct worker *worker, struct pool_workqueue *pwq,
 {
 	struct wq_hist_wq *wqh = pwq->wq->hist;
 	u64 run, cpu, latency;
+	bool alloc = worker->hist_flags & WQ_HIST_ALLOC;
 
-	if (worker->hist_flags & WQ_HIST_ALLOC) {
-		worker->hist_flags = 0;
-		wq_hist_alloc_pwq(pwq, bh);
-		return;
-	}
 	worker->hist_flags = 0;
 	run = wq_hist_since(worker->hist_start, wq_hist_clock());
 	cpu = bh ? 0 : wq_hist_cpu_time(worker, run);
 	latency = wq_hist_since(worker->hist_queued, worker->hist_start);
-	scoped_guard(raw_spinlock_irq, &pwq->pool->lock)
-		wq_hist_count_locked(pwq->hist, worker, run, cpu, bh);
+	if (alloc)
+		wq_hist_alloc_pwq(pwq, bh);
+	scoped_guard(raw_spinlock_irq, &pwq->pool->lock) {
+		if (pwq->hist)
+			wq_hist_count_locked(pwq->hist, worker, run, cpu, bh);
+		else	/* no memory: the next sample counts these items */
+			pwq->hist_carry += worker->hist_weight;
+	}
 	trace_workqueue_sample(func, pwq->wq->name, latency, run, cpu,
 			       worker->hist_weight);
 	if (wqh) {
@@ -733,6 +733,26 @@ static void wq_hist_counts(struct workqueue_struct *wq,
 			atomic64_read(&wq->hist->flush[b]) : sum->count[kind][b];
 }
 
+/* a worst item's function name; a longer one is cut short */
+#define WQ_HIST_NAME_LEN	128
+
+/*
+ * The name of a worst item's function, or "(unloaded)" once the text it
+ * pointed into is gone (a module removed since): never a raw address.
+ * Preemption stays off from the look-up to the print, so that the module
+ * cannot go in between.
+ */
+static void wq_hist_func_name(char *buf, work_func_t func)
+{
+	unsigned long addr = (unsigned long)func;
+
+	guard(preempt)();
+	if (core_kernel_text(addr) || is_module_text_address(addr))
+		snprintf(buf, WQ_HIST_NAME_LEN, "%ps", func);
+	else
+		strscpy(buf, "(unloaded)", WQ_HIST_NAME_LEN);
+}
+
 /**
  * wq_hist_show_kind - a sysfs file of a WQ_SYSFS workqueue
  * @wq: the workqueue
@@ -755,17 +775,23 @@ ssize_t wq_hist_show_kind(struct workqueue_struct *wq, int kind, char *buf)
 	if (!wq->hist)
 		return 0;
 	if (kind == WQ_NR_HISTS) {
-		guard(raw_spinlock_irq)(&wq->hist->lock);
-		for (b = 0; b < WQ_HIST_TOP && wq->hist->slowest_start[b].func; b++)
-			len += sysfs_emit_at(buf, len, "start %llu %ps\n",
-					     div_u64(wq->hist->slowest_start[b].ns,
-						     NSEC_PER_USEC),
-					     wq->hist->slowest_start[b].func);
-		for (b = 0; b < WQ_HIST_TOP && wq->hist->longest_run[b].func; b++)
-			len += sysfs_emit_at(buf, len, "run %llu %ps\n",
-					     div_u64(wq->hist->longest_run[b].ns,
-						     NSEC_PER_USEC),
-					     wq->hist->longest_run[b].func);
+		struct wq_hist_top tops[2][WQ_HIST_TOP];
+		char name[WQ_HIST_NAME_LEN];
+
+		scoped_guard(raw_spinlock_irq, &wq->hist->lock) {
+			memcpy(tops[0], wq->hist->slowest_start, sizeof(tops[0]));
+			memcpy(tops[1], wq->hist->longest_run, sizeof(tops[1]));
+		}
+		for (b = 0; b < 2 * WQ_HIST_TOP; b++) {
+			const struct wq_hist_top *t = &tops[b / WQ_HIST_TOP][b % WQ_HIST_TOP];
+
+			if (!t->func)
+				continue;
+			wq_hist_func_name(name, t->func);
+			len += sysfs_emit_at(buf, len, "%s %llu %s\n",
+					     b < WQ_HIST_TOP ? "start" : "run",
+					     div_u64(t->ns, NSEC_PER_USEC), name);
+		}
 		return len;
 	}
 	sum = kmalloc(sizeof(*sum), GFP_KERNEL);
@@ -822,14 +848,17 @@ static void wq_hist_print(struct seq_file *m, const char *title, const u64 *c)
 static void wq_hist_print_top(struct seq_file *m, const char *title,
 			      const struct wq_hist_top *top)
 {
+	char name[WQ_HIST_NAME_LEN];
 	int i;
 
 	if (!top[0].func)
 		return;
 	seq_printf(m, "  %s\n", title);
-	for (i = 0; i < WQ_HIST_TOP && top[i].func; i++)
-		seq_printf(m, "  %12llu us  %ps\n",
-			   div_u64(top[i].ns, NSEC_PER_USEC), top[i].func);
+	for (i = 0; i < WQ_HIST_TOP && top[i].func; i++) {
+		wq_hist_func_name(name, top[i].func);
+		seq_printf(m, "  %12llu us  %s\n",
+			   div_u64(top[i].ns, NSEC_PER_USEC), name);
+	}
 }
 
 /* Everything about one workqueue.  Context: W. */

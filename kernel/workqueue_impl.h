@@ -44,6 +44,10 @@
  *  M  wq_mayday_lock (raw spinlock): rescue requests
  *  H  wq->hist->lock (raw spinlock): the worst-offender lists of a
  *     workqueue's histograms
+ *  Q  wq_rank_lock (raw spinlock): scheduling ranks decided for workers
+ *     other than %current, waiting to be applied (wq_rank_pending)
+ *  G  wq_rank_mutex: one applier of ranks at a time; a worker it applies
+ *     to is not freed meanwhile (reaping and stopping a rescuer take it)
  *  R  RCU (sched): pools looked up by ID, the list of workqueues, the pwq
  *     tables of workqueues
  *  X  used by the owning worker only, no lock
@@ -71,7 +75,8 @@
  *   (L is taken with and without the CPU hotplug lock: nothing under L
  *   may take it)
  *                                W  >  F      P  >  M      P  >  F
- *                                W  >  H
+ *                                W  >  H      P  >  Q
+ *   G is taken with no other workqueue lock held, and only Q under it.
  *
  * Two pool locks are never held at once: moving work between pools drops
  * one lock before taking the other.
@@ -627,6 +632,7 @@ int init_worker_pool(struct worker_pool *pool);
 int worker_pool_assign_id(struct worker_pool *pool);
 void init_cpu_pool(struct worker_pool *pool, int cpu, int index, bool bh);
 int init_rescuer(struct workqueue_struct *wq);
+void worker_forget_rank(struct worker *worker);
 void put_pwq_unlocked(struct pool_workqueue *pwq);
 void link_pwq(struct pool_workqueue *pwq);
 void node_quota_unlist_locked(struct pool_workqueue *pwq);

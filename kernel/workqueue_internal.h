@@ -41,9 +41,13 @@ struct wq_barrier;
  * @desc_id: the name_id of the workqueue whose name @desc holds, 0 when
  *	set_worker_desc() wrote it (X)
  * @rescue_wq: the workqueue a rescuer serves, %NULL for normal workers (I)
- * @rank: the scheduling rank its task runs at now, its own or lent by
- *	waiters of its item (P)
+ * @rank: the scheduling rank decided for its task, its own or lent by
+ *	waiters of its item; the task has it, or gets it from
+ *	wq_apply_ranks() (P; X for a rescuer between its pools)
  * @boosted: @rank is above the worker's own (P)
+ * @rank_want: the rank to give the task when it is applied (Q)
+ * @rank_rr: @rank_want is the worker's own: SCHED_RR if real-time (Q)
+ * @rank_node: on wq_rank_pending while @rank_want waits to be applied (Q)
  * @waiting: the flush_work() barrier the worker itself waits on, if any
  *	(P; set and cleared by the worker)
  * @hist_flags: the item being run is sampled for the histograms, or its
@@ -81,6 +85,9 @@ struct worker {
 	struct workqueue_struct	*rescue_wq;
 	int			rank;
 	bool			boosted;
+	int			rank_want;
+	bool			rank_rr;
+	struct list_head	rank_node;
 	struct wq_barrier	*waiting;
 	unsigned int		hist_flags;
 	unsigned int		hist_weight;

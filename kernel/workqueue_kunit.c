@@ -39,6 +39,7 @@
 #include <linux/ctype.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/kallsyms.h>
 #include <linux/kmsg_dump.h>
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
@@ -46,6 +47,7 @@
 #include <linux/nodemask.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
+#include <linux/rtmutex.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/cputime.h>
@@ -1004,12 +1006,37 @@ static void min_active_lets_every_node_progress(struct kunit *test)
  * CPUs of one node share the node's single slot, and *@hold running gated
  * on *@a in that slot.  Sets *@a and *@b, or skips.
  */
+/* A workqueue like wqk_node_slot_held()'s: unbound, one pwq per CPU. */
+static struct workqueue_struct *wqk_cpu_scope_wq(struct kunit *test, int max_active)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, max_active);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+
+	attrs->affn_scope = WQ_AFFN_CPU;
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	return wq;
+}
+
+/*
+ * Wake the unbound pool that wqk_cpu_scope_wq() workqueues use for @cpu,
+ * with an item of another such workqueue (unbound pools are shared by
+ * attributes): a case whose pool was not woken when it should have been
+ * fails, and its items still run, so that its end does not hang.
+ */
+static void wqk_kick_cpu_scope_pool(struct kunit *test, int cpu)
+{
+	struct workqueue_struct *other = wqk_cpu_scope_wq(test, 0);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	queue_work_on(cpu, other, &p->work);
+	WQK_WAIT(test, &p->finished);
+}
+
 static struct workqueue_struct *wqk_node_slot_held(struct kunit *test,
 						   int *a, int *b,
 						   struct wqk_probe **hold)
 {
-	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 1);
-	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	struct workqueue_struct *wq;
 	int cpu;
 
 	*a = *b = -1;
@@ -1021,8 +1048,7 @@ static struct workqueue_struct *wqk_node_slot_held(struct kunit *test,
 	}
 	if (*b < 0)
 		kunit_skip(test, "needs two online CPUs on one NUMA node");
-	attrs->affn_scope = WQ_AFFN_CPU;
-	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	wq = wqk_cpu_scope_wq(test, 1);
 	*hold = wqk_gated_probe(test, NULL);
 	queue_work_on(*a, wq, &(*hold)->work);
 	WQK_WAIT(test, &(*hold)->started);
@@ -1031,7 +1057,9 @@ static struct workqueue_struct *wqk_node_slot_held(struct kunit *test,
 
 /*
  * The slot an item gives back goes to the pwq that waited longest, not
- * to the next item of the pwq it came from.
+ * to the next item of the pwq it came from, and that pwq's pool, idle on
+ * another CPU, is woken for it.  A pool left asleep fails the case within
+ * WQK_TIMEOUT and is woken by the case itself, so the suite goes on.
  */
 static void node_quota_goes_to_the_pwq_waiting_longest(struct kunit *test)
 {
@@ -1048,7 +1076,11 @@ static void node_quota_goes_to_the_pwq_waiting_longest(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, completion_done(&waiter->started));
 
 	wqk_open(hold);
-	WQK_WAIT(test, &waiter->started);
+	if (!wait_for_completion_timeout(&waiter->started, WQK_TIMEOUT)) {
+		KUNIT_FAIL(test, "the pool the slot went to was not woken");
+		wqk_kick_cpu_scope_pool(test, b);
+		WQK_WAIT(test, &waiter->started);
+	}
 	msleep(WQK_SETTLE_MS);
 	KUNIT_EXPECT_FALSE(test, completion_done(&again->started));
 	wqk_open(waiter);
@@ -1463,6 +1495,92 @@ static void normal_items_run_at_nice_0(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, u->nice, 0);
 }
 
+static int wqk_set_prio(int policy, int prio);
+
+#define WQK_RCU_HOG_MS	5000
+
+/* The hostile neighbour of the expedited grace period case, and its caller. */
+struct wqk_rcu_hog {
+	int cpu;			/* where the hog spins and the caller calls */
+	bool spinning;
+	bool stop;
+	bool told;			/* the hog was told to stop before its time */
+	atomic_t gp_items_on_cpu;	/* GP items that ran on @cpu meanwhile */
+};
+
+/* A SCHED_FIFO 50 thread spinning on its CPU until told, 5 s at most. */
+static void wqk_rcu_hog_fn(struct wqk_thread *th)
+{
+	struct wqk_rcu_hog *h = th->data;
+	unsigned long until = jiffies + msecs_to_jiffies(WQK_RCU_HOG_MS);
+
+	if (WARN_ON(wqk_set_prio(SCHED_FIFO, 50)))
+		return;
+	WRITE_ONCE(h->spinning, true);
+	while (!READ_ONCE(h->stop) && time_before(jiffies, until))
+		cpu_relax();
+	h->told = READ_ONCE(h->stop);
+}
+
+/* A SCHED_FIFO 60 task on the hog's CPU asks for an expedited GP. */
+static void wqk_rcu_caller_fn(struct wqk_thread *th)
+{
+	if (!WARN_ON(wqk_set_prio(SCHED_FIFO, 60)))
+		synchronize_rcu_expedited();
+}
+
+/* Count the items of RCU's expedited grace periods that start on h->cpu. */
+static void wqk_rcu_gp_item_probe(void *data, struct work_struct *work)
+{
+	struct wqk_rcu_hog *h = data;
+	char name[KSYM_SYMBOL_LEN];
+
+	if (raw_smp_processor_id() != h->cpu)
+		return;
+	snprintf(name, sizeof(name), "%ps", work->func);
+	if (!strcmp(name, "wait_rcu_exp_gp") ||
+	    !strcmp(name, "sync_rcu_exp_select_node_cpus"))
+		atomic_inc(&h->gp_items_on_cpu);
+}
+
+static void wqk_rcu_probe_off(void *arg)
+{
+	unregister_trace_workqueue_execute_start(wqk_rcu_gp_item_probe, arg);
+	tracepoint_synchronize_unregister();
+}
+
+/*
+ * A user of RCU is no worse off than with 6.12's kthread_workers: a
+ * SCHED_FIFO 60 task calling synchronize_rcu_expedited() on a CPU that a
+ * SCHED_FIFO 50 thread holds gets its grace period while the thread
+ * still spins, and no item of the grace period runs on that CPU
+ * meanwhile (it needs no particular CPU, least of all a held one).
+ */
+static void expedited_gp_is_not_held_by_a_hog_on_the_callers_cpu(struct kunit *test)
+{
+	struct wqk_rcu_hog *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	unsigned long deadline = jiffies + WQK_TIMEOUT;
+	struct wqk_thread *hog, *caller;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a CPU besides the hog's");
+	h->cpu = wqk_last_online_cpu();
+	KUNIT_ASSERT_EQ(test, register_trace_workqueue_execute_start(wqk_rcu_gp_item_probe, h), 0);
+	wqk_defer(test, wqk_rcu_probe_off, h);
+	hog = wqk_thread_run(test, wqk_rcu_hog_fn, h, 0, h->cpu);
+	while (!READ_ONCE(h->spinning) && time_before(jiffies, deadline))
+		usleep_range(1000, 2000);
+	caller = wqk_thread_run(test, wqk_rcu_caller_fn, NULL, 1, h->cpu);
+	WQK_WAIT(test, &caller->done);
+	WRITE_ONCE(h->stop, true);
+	WQK_WAIT(test, &hog->done);
+	KUNIT_EXPECT_TRUE_MSG(test, h->told,
+			      "the grace period waited for the hog to stop");
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&h->gp_items_on_cpu), 0,
+			    "grace-period items ran on the held CPU");
+}
+
 static struct kunit_case wqk_concurrency_cases[] = {
 	KUNIT_CASE(sleeping_item_lets_the_next_one_start),
 	KUNIT_CASE(sleeping_items_get_enough_workers),
@@ -1471,6 +1589,7 @@ static struct kunit_case wqk_concurrency_cases[] = {
 	KUNIT_CASE(cpu_intensive_item_does_not_hold_others_back),
 	KUNIT_CASE(highpri_items_run_at_nice_minus_20),
 	KUNIT_CASE(normal_items_run_at_nice_0),
+	KUNIT_CASE(expedited_gp_is_not_held_by_a_hog_on_the_callers_cpu),
 	{}
 };
 
@@ -2008,6 +2127,35 @@ static void ordered_flush_of_cancelled_requeue_waits_for_the_run(struct kunit *t
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->runs), 1);
 }
 
+/*
+ * A flusher of an item waiting for its node's slot returns once the item
+ * is cancelled: its barrier leaves with the item for the pool's worklist,
+ * and the pool, idle on another CPU, is woken for it.  6.12 moves the
+ * barrier without a wake-up, and the flusher sleeps until unrelated work
+ * reaches the pool; here the case wakes it itself after WQK_TIMEOUT, and
+ * fails.
+ */
+static void flusher_of_an_item_waiting_for_its_node_slot_returns_on_cancel(struct kunit *test)
+{
+	struct wqk_probe *waiting = wqk_probe_new(test, NULL);
+	struct workqueue_struct *wq;
+	struct wqk_probe *hold;
+	struct wqk_waiter *w;
+	int a, b;
+
+	wq = wqk_node_slot_held(test, &a, &b, &hold);
+	queue_work_on(b, wq, &waiting->work);
+	w = wqk_waiter_start(test, WQK_FLUSH_WORK, wq, waiting);
+	KUNIT_EXPECT_TRUE(test, cancel_work(&waiting->work));
+	if (!wait_for_completion_timeout(&w->th->done, WQK_TIMEOUT)) {
+		KUNIT_FAIL(test, "the flusher was not woken after the cancel");
+		wqk_kick_cpu_scope_pool(test, b);
+		WQK_WAIT(test, &w->th->done);
+	}
+	KUNIT_EXPECT_FALSE(test, completion_done(&waiting->started));
+	wqk_open(hold);
+}
+
 static struct kunit_case wqk_flush_cases[] = {
 	KUNIT_CASE_PARAM(flush_workqueue_waits_for_every_earlier_item,
 			 wqk_kind_gen_params),
@@ -2033,6 +2181,7 @@ static struct kunit_case wqk_flush_cases[] = {
 	KUNIT_CASE(flush_of_cancelled_requeue_waits_for_the_run),
 	KUNIT_CASE(flush_of_cancelled_active_requeue_waits_for_the_run),
 	KUNIT_CASE(ordered_flush_of_cancelled_requeue_waits_for_the_run),
+	KUNIT_CASE(flusher_of_an_item_waiting_for_its_node_slot_returns_on_cancel),
 	{}
 };
 
@@ -3811,11 +3960,56 @@ static void rescuer_leaves_the_cpu_of_the_pool_it_served(struct kunit *test)
 #endif
 }
 
+#define WQK_RESCUE_TURN_ITEMS	8
+
+/*
+ * One starved pool cannot keep the rescuer from another (7.0's rescuer
+ * turn): with two pools of one WQ_MEM_RECLAIM workqueue starved at once,
+ * eight items waiting on the first, the rescuer at work on them, and then
+ * one on the second, the rescuer runs one item of a pool at a time and
+ * goes back in line, so the second pool's item is among the first three
+ * to finish, not after the first pool's eight.
+ */
+static void rescuer_serves_two_starved_pools_in_turn(struct kunit *test)
+{
+#ifdef WQ_HAS_WORKER_CREATION_FAULT
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_MEM_RECLAIM, 0);
+	int a = wqk_last_online_cpu(), b = cpumask_first(cpu_online_mask), i;
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe *first = NULL, *other;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two online CPUs");
+	wqk_starve_pool(test, a, 0);
+	wqk_starve_pool(test, b, 0);
+	for (i = 0; i < WQK_RESCUE_TURN_ITEMS; i++) {
+		struct wqk_probe *p = wqk_probe_new(test, t);
+
+		p->sleep_ms = 20;
+		queue_work_on(a, wq, &p->work);
+		first = first ?: p;
+	}
+	/* the first pool's request is served first: the rescuer is at it */
+	WQK_WAIT(test, &first->started);
+	other = wqk_probe_new(test, t);
+	queue_work_on(b, wq, &other->work);
+	WQK_WAIT_FINISHED(test, t, WQK_RESCUE_TURN_ITEMS + 1);
+	KUNIT_EXPECT_TRUE(test, other->rescuer);
+	KUNIT_EXPECT_LE_MSG(test, other->place, 3,
+			    "the second pool's item finished %dth of %d",
+			    other->place, WQK_RESCUE_TURN_ITEMS + 1);
+#else
+	kunit_skip(test, "needs WQ_HAS_WORKER_CREATION_FAULT %s",
+		   "(no way to make worker creation fail in this tree)");
+#endif
+}
+
 static struct kunit_case wqk_rescuer_cases[] = {
 	KUNIT_CASE(mem_reclaim_workqueue_has_a_rescuer),
 	KUNIT_CASE(plain_workqueue_has_no_rescuer),
 	KUNIT_CASE(rescuer_runs_items_when_workers_cannot_be_created),
 	KUNIT_CASE(rescuer_leaves_the_cpu_of_the_pool_it_served),
+	KUNIT_CASE(rescuer_serves_two_starved_pools_in_turn),
 	{}
 };
 
@@ -4953,19 +5147,19 @@ static struct workqueue_struct *wqk_rt_kind_wq(struct kunit *test)
 	}
 }
 
-/* @p ran on a SCHED_FIFO worker at the class's priority. */
+/* @p ran on a SCHED_RR worker at the class's priority. */
 static void wqk_expect_rt(struct kunit *test, struct wqk_probe *p)
 {
-	KUNIT_EXPECT_EQ(test, p->policy, SCHED_FIFO);
+	KUNIT_EXPECT_EQ(test, p->policy, SCHED_RR);
 	KUNIT_EXPECT_EQ(test, p->rt_priority, wq_rt_prio);
 }
 
 /*
- * Items of a WQ_RT workqueue run on SCHED_FIFO workers at the one
- * priority the class has (workqueue.rt_prio), named kworker/...R, for
- * every kind of workqueue: per-CPU, unbound, ordered, with a rescuer.
+ * Items of a WQ_RT workqueue run on SCHED_RR workers at the one priority
+ * the class has (workqueue.rt_prio), named kworker/...R, for every kind
+ * of workqueue: per-CPU, unbound, ordered, with a rescuer.
  */
-static void rt_items_run_sched_fifo_at_the_class_priority(struct kunit *test)
+static void rt_items_run_sched_rr_at_the_class_priority(struct kunit *test)
 {
 	struct workqueue_struct *wq = wqk_rt_kind_wq(test);
 	int cpu = wqk_last_online_cpu();
@@ -5159,9 +5353,9 @@ static void rt_flag_combinations_that_make_no_sense_are_refused(struct kunit *te
 
 /*
  * The rescuer of an RT workqueue runs its items at RT priority: with the
- * CPU's RT pool starved, the rescued items still run SCHED_FIFO.
+ * CPU's RT pool starved, the rescued items still run SCHED_RR.
  */
-static void rescuer_of_an_rt_workqueue_runs_items_sched_fifo(struct kunit *test)
+static void rescuer_of_an_rt_workqueue_runs_items_sched_rr(struct kunit *test)
 {
 #ifdef WQ_HAS_WORKER_CREATION_FAULT
 	struct workqueue_struct *wq = wqk_wq_new(test, WQ_RT | WQ_MEM_RECLAIM, 0);
@@ -5179,9 +5373,60 @@ static void rescuer_of_an_rt_workqueue_runs_items_sched_fifo(struct kunit *test)
 #endif
 }
 
+#define WQK_RT_HOG_MS	5000
+
+/*
+ * Spin until told to stop (->stop), for WQK_RT_HOG_MS at most; whether it
+ * was told goes to the bool in ->data.
+ */
+static void wqk_rt_hog_hook(struct wqk_probe *p)
+{
+	unsigned long until = jiffies + msecs_to_jiffies(WQK_RT_HOG_MS);
+	bool *told = p->data;
+
+	while (!READ_ONCE(p->stop) && time_before(jiffies, until))
+		cpu_relax();
+	*told = READ_ONCE(p->stop);
+}
+
+/*
+ * CPU-intensive detection works for the real-time class: a per-CPU RT
+ * item that spins past workqueue.cpu_intensive_thresh_us (or one of a
+ * WQ_CPU_INTENSIVE workqueue, at once) lets the next RT item of its CPU
+ * start on another worker of the pool while it still spins.  The class's
+ * workers are SCHED_RR at one priority: they take turns on the CPU.
+ */
+static void rt_cpu_hog_lets_the_next_rt_item_start(struct kunit *test)
+{
+	static const unsigned int flags[] = { WQ_RT, WQ_RT | WQ_CPU_INTENSIVE };
+	int cpu = wqk_last_online_cpu(), i;
+
+	/* the case's own thread must get a CPU to tell the hog to stop */
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a CPU besides the hog's");
+	for (i = 0; i < ARRAY_SIZE(flags); i++) {
+		struct workqueue_struct *wq = wqk_wq_new(test, flags[i], 0);
+		struct wqk_probe *hog = wqk_probe_new(test, NULL);
+		struct wqk_probe *next = wqk_probe_new(test, NULL);
+		bool told = false;
+
+		hog->hook = wqk_rt_hog_hook;
+		hog->data = &told;
+		queue_work_on(cpu, wq, &hog->work);
+		WQK_WAIT(test, &hog->started);
+		queue_work_on(cpu, wq, &next->work);
+		WQK_WAIT(test, &next->finished);
+		WRITE_ONCE(hog->stop, true);
+		WQK_WAIT(test, &hog->finished);
+		KUNIT_EXPECT_TRUE_MSG(test, told,
+				      "flags %#x: the next item waited for the hog to stop",
+				      flags[i]);
+	}
+}
+
 static struct kunit_case wqk_rt_cases[] = {
 	KUNIT_CASE(rt_pool_starts_with_a_worker_in_reserve),
-	KUNIT_CASE_PARAM(rt_items_run_sched_fifo_at_the_class_priority,
+	KUNIT_CASE_PARAM(rt_items_run_sched_rr_at_the_class_priority,
 			 wqk_rt_kind_gen_params),
 	KUNIT_CASE(rt_item_preempts_a_normal_task_on_its_cpu),
 	KUNIT_CASE(rt_item_that_sleeps_does_not_hold_back_the_next),
@@ -5189,7 +5434,8 @@ static struct kunit_case wqk_rt_cases[] = {
 	KUNIT_CASE(unbound_rt_workqueue_follows_its_cpumask),
 	KUNIT_CASE(rt_pool_serves_its_cpu_across_hotplug),
 	KUNIT_CASE(rt_flag_combinations_that_make_no_sense_are_refused),
-	KUNIT_CASE(rescuer_of_an_rt_workqueue_runs_items_sched_fifo),
+	KUNIT_CASE(rescuer_of_an_rt_workqueue_runs_items_sched_rr),
+	KUNIT_CASE(rt_cpu_hog_lets_the_next_rt_item_start),
 	{}
 };
 #else
@@ -5377,41 +5623,12 @@ static void higher_waiter_wins_and_none_lowers(struct kunit *test)
 }
 
 /*
- * A pending item a higher-priority task waits for starts before older
- * ones (here behind max_active 1), and runs lent; the rest keep their
- * order.
+ * A waiter of the last of three items queued behind a running one on @wq
+ * lends to what runs ahead of it: the items run in queueing order, all
+ * lent.
  */
-static void waited_pending_item_starts_next(struct kunit *test)
+static void wqk_waiter_lends_ahead(struct kunit *test, struct workqueue_struct *wq)
 {
-	struct workqueue_struct *wq = wqk_wq_new(test, 0, 1);
-	int cpu = wqk_last_online_cpu();
-	struct wqk_probe *blocker = wqk_running_gated(test, wq, cpu);
-	atomic_t next = ATOMIC_INIT(0);
-	struct wqk_probe *ps[3];
-	struct wqk_turn turns[3];
-	struct wqk_waiter *w;
-
-	wqk_turns_new(test, NULL, ps, turns, &next, ARRAY_SIZE(ps));
-	wqk_queue_all(wq, cpu, ps, ARRAY_SIZE(ps));
-	w = wqk_lender_start(test, WQK_FLUSH_WORK, wq, ps[2], blocker,
-			     SCHED_NORMAL, -10);
-	wqk_open(blocker);
-	WQK_WAIT(test, &w->th->done);
-	flush_workqueue(wq);
-	KUNIT_EXPECT_EQ(test, turns[2].saw, 0);
-	KUNIT_EXPECT_EQ(test, turns[0].saw, 1);
-	KUNIT_EXPECT_EQ(test, turns[1].saw, 2);
-	KUNIT_EXPECT_EQ(test, ps[2]->nice, -10);
-	KUNIT_EXPECT_EQ(test, ps[0]->nice, 0);
-}
-
-/*
- * An ordered workqueue keeps its order: a waiter of a later item lends to
- * whatever runs ahead of it instead.
- */
-static void ordered_workqueue_lends_to_what_runs_ahead(struct kunit *test)
-{
-	struct workqueue_struct *wq = wqk_ordered_new(test);
 	int cpu = wqk_last_online_cpu();
 	struct wqk_probe *blocker = wqk_running_gated(test, wq, cpu);
 	atomic_t next = ATOMIC_INIT(0);
@@ -5427,10 +5644,31 @@ static void ordered_workqueue_lends_to_what_runs_ahead(struct kunit *test)
 	WQK_EXPECT_TASK_AT(test, blocker->task, SCHED_NORMAL, -10);
 	wqk_open(blocker);
 	WQK_WAIT(test, &w->th->done);
+	flush_workqueue(wq);
 	for (i = 0; i < ARRAY_SIZE(ps); i++) {
-		KUNIT_EXPECT_EQ(test, turns[i].saw, i);
-		KUNIT_EXPECT_EQ(test, ps[i]->nice, -10);
+		KUNIT_EXPECT_EQ_MSG(test, turns[i].saw, i, "item %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, ps[i]->nice, -10, "item %d", i);
 	}
+}
+
+/*
+ * A pending item a higher-priority task waits for behind max_active (here
+ * 1) keeps its place in line: a workqueue's items leave its inactive list
+ * in queueing order, as on 6.12, whoever waits.  The waiter lends to what
+ * runs ahead of it instead.
+ */
+static void waited_item_behind_max_active_keeps_its_place(struct kunit *test)
+{
+	wqk_waiter_lends_ahead(test, wqk_wq_new(test, 0, 1));
+}
+
+/*
+ * An ordered workqueue keeps its order: a waiter of a later item lends to
+ * whatever runs ahead of it instead.
+ */
+static void ordered_workqueue_lends_to_what_runs_ahead(struct kunit *test)
+{
+	wqk_waiter_lends_ahead(test, wqk_ordered_new(test));
 }
 
 /* A hook that flushes the item of the probe in @p->data. */
@@ -5474,13 +5712,157 @@ static void a_lent_item_waiting_for_another_passes_the_loan_on(struct kunit *tes
 	KUNIT_EXPECT_EQ(test, inner->end_nice, -10);
 }
 
+#ifdef CONFIG_RT_MUTEXES
+/* An rt_mutex held by a thread of its own until the case releases it. */
+struct wqk_rtm_owner {
+	struct rt_mutex lock;
+	struct completion held;
+	struct completion release;
+};
+
+static void wqk_rtm_owner_fn(struct wqk_thread *th)
+{
+	struct wqk_rtm_owner *o = th->data;
+
+	rt_mutex_lock(&o->lock);
+	complete(&o->held);
+	wait_for_completion(&o->release);
+	rt_mutex_unlock(&o->lock);
+}
+
+static void wqk_rtm_release(void *arg)
+{
+	complete_all(&((struct wqk_rtm_owner *)arg)->release);
+}
+
+/* A hook that takes the rt_mutex in @p->data and lets it go. */
+static void wqk_rtm_hook(struct wqk_probe *p)
+{
+	struct wqk_rtm_owner *o = p->data;
+
+	rt_mutex_lock(&o->lock);
+	rt_mutex_unlock(&o->lock);
+}
+
+/*
+ * Wait until @task runs at SCHED_FIFO @prio's priority, inherited or its
+ * own (@prio 0: at its normal priority again), or time out.
+ */
+static bool wqk_task_inherits(struct task_struct *task, int prio)
+{
+	unsigned long deadline = jiffies + WQK_TIMEOUT;
+
+	while (time_before(jiffies, deadline)) {
+		int want = prio ? MAX_RT_PRIO - 1 - prio : READ_ONCE(task->normal_prio);
+
+		if (READ_ONCE(task->prio) == want)
+			return true;
+		usleep_range(500, 1000);
+	}
+	return false;
+}
+
+/*
+ * A SCHED_FIFO waiter of an item whose worker is blocked on an rt_mutex:
+ * the loan reaches the lock's owner along the rt_mutex chain, as if the
+ * waiter were blocked on the lock itself, and ends with the wait.  The
+ * worker's priority must be changed without the pool lock: the chain
+ * walk turns interrupts back on, and the pool lock is taken from
+ * interrupts (under lockdep: "inconsistent {IN-HARDIRQ-W} ->
+ * {HARDIRQ-ON-W} usage"; without it, a deadlock when one comes).
+ */
+static void loan_to_a_worker_blocked_on_an_rt_mutex_reaches_the_owner(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_rtm_owner *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	struct wqk_thread *owner;
+	struct wqk_waiter *w;
+
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	rt_mutex_init(&o->lock);
+	init_completion(&o->held);
+	init_completion(&o->release);
+	owner = wqk_thread_run(test, wqk_rtm_owner_fn, o, 0, -1);
+	/* deferred after the owner's stop, so it runs before it */
+	wqk_defer(test, wqk_rtm_release, o);
+	WQK_WAIT(test, &o->held);
+	p->hook = wqk_rtm_hook;
+	p->data = o;
+	queue_work_on(wqk_last_online_cpu(), wq, &p->work);
+	WQK_WAIT(test, &p->started);
+	KUNIT_ASSERT_TRUE(test, wqk_task_blocked(p->task));
+	w = wqk_lender_start(test, WQK_FLUSH_WORK, wq, p, p, SCHED_FIFO, 10);
+	WQK_EXPECT_TASK_AT(test, p->task, SCHED_FIFO, 10);
+	KUNIT_EXPECT_TRUE_MSG(test, wqk_task_inherits(owner->task, 10),
+			      "the lock's owner did not inherit the loan");
+	wqk_rtm_release(o);
+	WQK_WAIT(test, &w->th->done);
+	WQK_EXPECT_TASK_AT(test, p->task, SCHED_NORMAL, 0);
+	KUNIT_EXPECT_TRUE_MSG(test, wqk_task_inherits(owner->task, 0),
+			      "the lock's owner kept the loan");
+}
+#endif
+
+/*
+ * SCHED_FIFO workers outside the real-time class (whose names end in R):
+ * a worker lent a real-time priority, or one that kept it.
+ */
+static int wqk_fifo_kworkers_outside_rt(void)
+{
+	struct task_struct *g, *t;
+	int n = 0;
+
+	guard(rcu)();
+	for_each_process_thread(g, t) {
+		size_t len = strnlen(t->comm, TASK_COMM_LEN);
+
+		if ((t->flags & PF_WQ_WORKER) && t->policy == SCHED_FIFO &&
+		    len && t->comm[len - 1] != 'R')
+			n++;
+	}
+	return n;
+}
+
+/*
+ * A loan never outlives the wait: a SCHED_FIFO waiter of an item behind
+ * max_active 1 on an unbound workqueue leaves no worker at its priority
+ * once it has returned, the idle ones that never ran the item included.
+ */
+static void no_worker_keeps_a_loan_after_the_wait(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 1);
+	int cpu = wqk_last_online_cpu();
+	struct wqk_probe *blocker = wqk_running_gated(test, wq, cpu);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	unsigned long deadline = jiffies + WQK_TIMEOUT;
+	int before = wqk_fifo_kworkers_outside_rt(), after;
+	struct wqk_waiter *w;
+
+	queue_work_on(cpu, wq, &p->work);
+	w = wqk_lender_start(test, WQK_FLUSH_WORK, wq, p, blocker, SCHED_FIFO, 1);
+	wqk_open(blocker);
+	WQK_WAIT(test, &w->th->done);
+	flush_workqueue(wq);
+	/* the worker that ran the barrier goes back after it */
+	while ((after = wqk_fifo_kworkers_outside_rt()) > before &&
+	       time_before(jiffies, deadline))
+		usleep_range(1000, 2000);
+	KUNIT_EXPECT_EQ_MSG(test, after, before,
+			    "SCHED_FIFO kworkers outside the RT class");
+}
+
 static struct kunit_case wqk_pi_cases[] = {
 	KUNIT_CASE(waiter_lends_its_nice_to_the_running_item),
 	KUNIT_CASE(rt_waiter_lends_sched_fifo),
 	KUNIT_CASE(higher_waiter_wins_and_none_lowers),
-	KUNIT_CASE(waited_pending_item_starts_next),
+	KUNIT_CASE(waited_item_behind_max_active_keeps_its_place),
 	KUNIT_CASE(ordered_workqueue_lends_to_what_runs_ahead),
 	KUNIT_CASE(a_lent_item_waiting_for_another_passes_the_loan_on),
+#ifdef CONFIG_RT_MUTEXES
+	KUNIT_CASE(loan_to_a_worker_blocked_on_an_rt_mutex_reaches_the_owner),
+#endif
+	KUNIT_CASE(no_worker_keeps_a_loan_after_the_wait),
 	{}
 };
 #else
@@ -5730,8 +6112,8 @@ static void precise_item_on_bh_workqueue_runs_in_softirq(struct kunit *test)
 }
 
 #ifdef WQ_HAS_RT_CLASS
-/* On an RT workqueue the item runs on a SCHED_FIFO worker. */
-static void precise_item_on_rt_workqueue_runs_sched_fifo(struct kunit *test)
+/* On an RT workqueue the item runs on a SCHED_RR worker, as the class. */
+static void precise_item_on_rt_workqueue_runs_sched_rr(struct kunit *test)
 {
 	struct workqueue_struct *wq = wqk_wq_new(test, WQ_RT, 0);
 	struct wqk_precise *x = wqk_precise_new(test);
@@ -5739,7 +6121,7 @@ static void precise_item_on_rt_workqueue_runs_sched_fifo(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, wqk_precise_queue(x, WORK_CPU_UNBOUND, wq,
 						  NSEC_PER_MSEC, 0));
 	WQK_WAIT(test, &x->done);
-	KUNIT_EXPECT_EQ(test, x->policy, SCHED_FIFO);
+	KUNIT_EXPECT_EQ(test, x->policy, SCHED_RR);
 }
 #endif
 
@@ -5812,7 +6194,7 @@ static struct kunit_case wqk_precise_cases[] = {
 	KUNIT_CASE(precise_zero_delay_queues_at_once),
 	KUNIT_CASE(precise_item_on_bh_workqueue_runs_in_softirq),
 #ifdef WQ_HAS_RT_CLASS
-	KUNIT_CASE(precise_item_on_rt_workqueue_runs_sched_fifo),
+	KUNIT_CASE(precise_item_on_rt_workqueue_runs_sched_rr),
 #endif
 	KUNIT_CASE(precise_item_survives_its_cpu_going_offline),
 	KUNIT_CASE(destroy_runs_a_precise_item_whose_timer_fired),
@@ -6171,6 +6553,36 @@ static void hist_refuses_a_period_out_of_range(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, workqueue_hist_set_period(7), 7);
 }
 
+/*
+ * Every item counts, a new pwq's first too: a per-CPU workqueue that ran
+ * one item on each online CPU and five more on the last, each timed
+ * (hist_period 1), counts them all in each item histogram, with no item
+ * run before to ready its pwqs.
+ */
+static void hist_counts_the_first_item_of_every_pwq(struct kunit *test)
+{
+	static const enum wq_hist_kind kinds[] = {
+		WQ_HIST_QUEUED, WQ_HIST_WAITING, WQ_HIST_RUNNING, WQ_HIST_CPU,
+	};
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	int cpu, i, last = wqk_last_online_cpu(), items = 0;
+
+	wqk_hist_period(test, 1);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		for (i = 0; i < (cpu == last ? 6 : 1); i++, items++) {
+			struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+			queue_work_on(cpu, wq, &p->work);
+			flush_work(&p->work);
+		}
+	}
+	cpus_read_unlock();
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
+		KUNIT_EXPECT_EQ_MSG(test, wqk_hist_total(test, wq, kinds[i]), items,
+				    "histogram %d", kinds[i]);
+}
+
 static struct kunit_case wqk_hist_cases[] = {
 	KUNIT_CASE_PARAM(hist_counts_the_time_behind_max_active, wqk_kind_gen_params),
 	KUNIT_CASE(hist_counts_the_time_waiting_for_a_worker),
@@ -6182,6 +6594,7 @@ static struct kunit_case wqk_hist_cases[] = {
 	KUNIT_CASE(hist_counts_items_behind_a_sample_and_not_a_cancelled_one),
 	KUNIT_CASE(hist_reset_clears_every_histogram),
 	KUNIT_CASE(hist_refuses_a_period_out_of_range),
+	KUNIT_CASE(hist_counts_the_first_item_of_every_pwq),
 	{}
 };
 #else

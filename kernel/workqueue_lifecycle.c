@@ -328,10 +328,12 @@ static int wq_clamp_max_active(int max_active, unsigned int flags,
 /*
  * The per-CPU RT pools get workers when the first WQ_RT workqueue is
  * created (or at workqueue_init() if one was created before): until an RT
- * user exists, the class costs no thread.  Every possible CPU's pool gets
- * its two (populate_pool()), so that a CPU coming up meanwhile is not
- * missed; later ones come from workqueue_prepare_cpu() and the pools'
- * managers.
+ * user exists, the class costs no thread.  Every present CPU's pool gets
+ * its two (populate_pool()), online or not, so that a CPU coming up
+ * meanwhile is not missed (we hold L, and the hotplug lock nests outside
+ * it); a CPU that is not present yet must be hot-added first, and its
+ * workqueue_prepare_cpu() then sees the class live.  Possible CPUs that
+ * never come get nothing.
  */
 static bool wq_rt_pools_live;				/* L to set */
 
@@ -344,7 +346,9 @@ static int populate_rt_pools_locked(void)
 	WRITE_ONCE(wq_rt_pools_live, true);
 	if (!wq_online)
 		return 0;	/* workqueue_init() will */
-	for_each_possible_cpu(cpu)
+	/* a hot-add marks its CPU present before it prepares it */
+	smp_mb();
+	for_each_present_cpu(cpu)
 		if (populate_pool(&per_cpu(cpu_worker_pools, cpu)[RT_WORKER_POOL]))
 			ret = -ENOMEM;
 	return ret;
@@ -633,6 +637,7 @@ static void stop_rescuer(struct workqueue_struct *wq)
 	raw_spin_unlock_irq(&wq_mayday_lock);
 	/* the rescuer serves the requests already made, then exits */
 	kthread_stop(rescuer->task);
+	worker_forget_rank(rescuer);
 	kfree(rescuer);
 }
 

@@ -258,6 +258,8 @@ static const struct attribute_group wq_sysfs_group = {
 /*
  * histograms/: one file per histogram and one of the worst items (see
  * kernel/workqueue_hist.c); writing "reset" (or "0") clears the file's.
+ * Root's only, as debugfs is: they time other subsystems' items and name
+ * their functions.
  */
 struct wq_hist_attr {
 	struct device_attribute	attr;
@@ -288,7 +290,7 @@ static ssize_t hist_store(struct device *dev, struct device_attribute *attr,
 
 #define WQ_HIST_ATTR(_name, _kind)					\
 	static struct wq_hist_attr wq_hist_attr_##_name = {		\
-		.attr = __ATTR(_name, 0644, hist_show, hist_store),	\
+		.attr = __ATTR(_name, 0600, hist_show, hist_store),	\
 		.kind = (_kind),					\
 	}
 

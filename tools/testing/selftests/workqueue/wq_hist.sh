@@ -5,7 +5,10 @@
 # a 20 ms item of test_workqueue's (its run time, its function among the
 # longest runs); a write of anything but "reset" (garbage, a huge write,
 # an unknown workqueue) fails and changes nothing; "reset" clears what
-# the file shows.  Skipped where the kernel has no histograms.
+# the file shows; the sysfs files are root's only; once test_workqueue is
+# removed (where it is a module), its function among the system
+# workqueue's worst items reads "(unloaded)", never a raw address.
+# Skipped where the kernel has no histograms.
 
 . "$(dirname "$0")/wq_lib.sh"
 
@@ -20,7 +23,7 @@ if [ ! -f "$DBG" ]; then
 	ktap_skip_all "no workqueue histograms (not this kernel, or workqueue.histograms=0)"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 11
+ktap_set_plan 13
 
 # section WQ: the debugfs file's lines about workqueue WQ.
 section() {
@@ -74,6 +77,27 @@ forgotten() {
 	! grep -q "$SLOW" "$H/worst"
 }
 
+# root_only FILE...: every FILE is mode 0600.
+root_only() {
+	local f
+
+	for f in "$@"; do
+		[ "$(stat -c %a "$f")" = 600 ] && continue
+		ktap_print_msg "$f is mode $(stat -c %a "$f")"
+		return 1
+	done
+}
+
+# named_after_unload: the system workqueue's worst items named the grow
+# hook's function; with test_workqueue removed, they name it "(unloaded)"
+# and show no raw address.
+named_after_unload() {
+	section events | grep -q twq_grow_fn || return 1
+	rmmod test_workqueue || return 1
+	section events | grep -q "(unloaded)" &&
+		! section events | grep -Eq "0x[0-9a-f]{8,}|twq_grow_fn"
+}
+
 # huge N: N bytes of "reset reset ...".
 huge() {
 	yes reset | head -c "$1" | tr '\n' ' '
@@ -94,10 +118,20 @@ check "a huge write to a sysfs file is refused" refused "$H/running" "$(huge 800
 check "garbage written to debugfs is refused" refused "$DBG" "reset-all"
 check "a huge write to debugfs is refused" refused "$DBG" "$(huge 8000)"
 check "resetting an unknown workqueue is refused" refused "$DBG" "reset no_such_wq"
+check "the sysfs files are root's only" \
+	root_only "$H/queued" "$H/waiting" "$H/running" "$H/cpu" "$H/flush" "$H/worst"
 
 echo reset > "$H/running"
 check "reset clears the sysfs file written, only it" running_cleared_alone
 echo "reset twq_percpu" > "$DBG"
 check "reset NAME in debugfs clears that workqueue" forgotten
+if grep -q "^test_workqueue " /proc/modules; then
+	echo "reset events" > "$DBG"
+	echo grow > "$TWQ_DEBUGFS/grow"
+	check "a removed module's function reads (unloaded)" named_after_unload
+	insmod /lib/modules/test_workqueue.ko
+else
+	ktap_test_skip "a removed module's function reads (unloaded): test_workqueue is built in"
+fi
 echo "$period" > "$PERIOD"
 ktap_finished

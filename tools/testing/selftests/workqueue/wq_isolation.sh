@@ -38,15 +38,6 @@ lacks_cpu() {
 	return 1
 }
 
-# pids_named PREFIX: the PIDs of the tasks whose name starts with PREFIX.
-pids_named() {
-	local p
-
-	for p in /proc/[0-9]*; do
-		case $(cat "$p/comm" 2>/dev/null) in "$1"*) echo "${p#/proc/}" ;; esac
-	done
-}
-
 # unbound_workers_avoid_cpu: no unbound kworker may run on the isolated CPU.
 unbound_workers_avoid_cpu() {
 	local pid allowed bad=0
@@ -129,6 +120,8 @@ if [ -z "$cpu" ] || ! grep -qE "isolcpus=domain,$cpu( |\$)" /proc/cmdline; then
 	exit "$KSFT_SKIP"
 fi
 bit=$((1 << cpu))
+# the timer and grow hooks; a check without them fails
+load_twq
 
 ktap_set_plan 7
 check "nohz_full= turns power_efficient on" \

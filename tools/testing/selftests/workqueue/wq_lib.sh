@@ -90,12 +90,26 @@ cycle_cpus() {
 	return $status
 }
 
+# pids_named PREFIX: the PIDs of the tasks whose name starts with PREFIX.
+pids_named() {
+	local p
+
+	for p in /proc/[0-9]*; do
+		case $(cat "$p/comm" 2>/dev/null) in "$1"*) echo "${p#/proc/}" ;; esac
+	done
+}
+
+# load_twq: load test_workqueue where it is a module; fails if absent.
+load_twq() {
+	[ -d "$TWQ_DEBUGFS" ] ||
+		insmod /lib/modules/test_workqueue.ko 2>/dev/null
+	[ -d "$TWQ_DEBUGFS" ]
+}
+
 # need_twq: skip the whole program unless test_workqueue is there (built
 # in, or loaded here from /lib/modules when built as a module).
 need_twq() {
-	[ -d "$TWQ_DEBUGFS" ] ||
-		insmod /lib/modules/test_workqueue.ko 2>/dev/null
-	[ -d "$TWQ_DEBUGFS" ] && return 0
+	load_twq && return 0
 	ktap_print_header
 	ktap_skip_all "no test_workqueue (CONFIG_TEST_WORKQUEUE)"
 	exit "$KSFT_SKIP"
