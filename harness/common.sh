@@ -54,13 +54,15 @@ wq_layers() {
 }
 
 # kmake WQ CONFIG ARGS...: make in tree WQ with build dir for CONFIG.
-# Builds of every tree take one lock, $BUILD/.build.lock: two at once on a
-# 2-core machine only slow each other down.
+# Builds of every tree take one lock, $BUILD_LOCK: two at once on a
+# 2-core machine only slow each other down.  A second checkout with a
+# build folder of its own can share the first one's lock.
+BUILD_LOCK=${BUILD_LOCK:-$BUILD/.build.lock}
 kmake() {
 	local wq=$1 cfg=$2
 	shift 2
-	mkdir -p "$BUILD"
-	flock "$BUILD/.build.lock" make -C "$(treedir "$wq")" O="$(objdir "$wq" "$cfg")" ARCH=x86_64 \
+	mkdir -p "$(dirname "$BUILD_LOCK")"
+	flock "$BUILD_LOCK" make -C "$(treedir "$wq")" O="$(objdir "$wq" "$cfg")" ARCH=x86_64 \
 		CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" -s "$@"
 }
 
