@@ -5,8 +5,8 @@
 
 cd "$(dirname "$0")" || exit 1
 rc=0
-[ $# -gt 0 ] || set -- wq_kworkers.sh wq_sysfs.sh wq_hotplug.sh wq_pcrypt.sh \
-	wq_freezer.sh wq_dmdelay.sh wq_trace_format.sh wq_hist.sh \
+[ $# -gt 0 ] || set -- wq_kworkers.sh wq_sysfs.sh wq_cancel_sync.sh wq_hotplug.sh \
+	wq_pcrypt.sh wq_freezer.sh wq_dmdelay.sh wq_trace_format.sh wq_hist.sh \
 	wq_rt_pools.sh
 for t in "$@"; do
 	echo "# selftest: $t"
