@@ -3446,18 +3446,23 @@ static void check_flush_dependency(struct workqueue_struct *target_wq,
 
 /*
  * Where @work is, on the locked @pool: its pwq, and the worker running it
- * if it is not queued.  %NULL if it is neither queued here nor running.
+ * if it is not queued.  %NULL if it is neither queued here nor running,
+ * with *@moved set if it is queued on another pool: it was queued again
+ * since @pool was read, on an ordered workqueue maybe while it still runs
+ * here (it queues on its newest pwq, whatever runs on an older one).
  */
 static struct pool_workqueue *locate_work_locked(struct worker_pool *pool,
 						 struct work_struct *work,
-						 struct worker **runner)
+						 struct worker **runner,
+						 bool *moved)
 {
 	struct pool_workqueue *pwq = get_work_pwq(work);
 
 	wq_assert_P(pool);
 	*runner = NULL;
-	if (pwq)	/* queued; maybe on another pool since we looked */
-		return pwq->pool == pool ? pwq : NULL;
+	*moved = pwq && pwq->pool != pool;
+	if (pwq)
+		return *moved ? NULL : pwq;
 	*runner = find_worker_executing_work(pool, work);
 	return *runner ? (*runner)->current_pwq : NULL;
 }
@@ -3505,19 +3510,28 @@ static bool insert_flush_barrier(struct wq_barrier *barr, struct work_struct *wo
 	struct workqueue_struct *wq = NULL;
 	struct worker *runner;
 	struct pool_workqueue *pwq;
+	bool moved;
 
 	guard(rcu)();
-	pool = get_work_pool(work);
-	if (!pool)
-		return false;
-	scoped_guard(raw_spinlock_irq, &pool->lock) {
-		pwq = locate_work_locked(pool, work, &runner);
-		if (pwq) {
-			wq = pwq->wq;
-			check_flush_dependency(wq, work, from_cancel);
-			insert_wq_barrier_locked(pwq, barr, work, runner);
+	do {
+		/*
+		 * Queued again on another pool since we read this one: wait
+		 * behind that instance, which runs after this one's run (an
+		 * item never runs twice at once; an ordered workqueue's newer
+		 * pwq waits for the older ones).
+		 */
+		pool = get_work_pool(work);
+		if (!pool)
+			return false;
+		scoped_guard(raw_spinlock_irq, &pool->lock) {
+			pwq = locate_work_locked(pool, work, &runner, &moved);
+			if (pwq) {
+				wq = pwq->wq;
+				check_flush_dependency(wq, work, from_cancel);
+				insert_wq_barrier_locked(pwq, barr, work, runner);
+			}
 		}
-	}
+	} while (moved);
 	if (!wq)
 		return false;
 	/* the flusher's locks against whatever the item's function takes */
@@ -3896,19 +3910,25 @@ static bool stop_item_timer(struct work_struct *work, enum item_timer timer)
 /*
  * An ordered workqueue queues an item on its newest pwq even while the
  * item still runs on an older one (the order runs them one at a time),
- * so a cancelled item's data names the newest pwq's pool, which may not
- * be the one running it.  Name the pool that runs it, if another does,
- * so that flush_work() and cancel_work_sync() find the run and wait.
- * The caller owns PENDING (the item cannot start again meanwhile) and
- * holds RCU, with interrupts off and no pool lock.
+ * so a cancelled item's data would name the newest pwq's pool, which may
+ * not be the one running it.  The pool of @queued's workqueue other than
+ * @grabbed that runs @work, if one does, for the data to name, so that
+ * flush_work() and cancel_work_sync() find the run and wait; else
+ * @grabbed.  Looked up before @grabbed is locked (two pool locks are
+ * never held at once), so that the data never names a pool without the
+ * run: the run can only end meanwhile, and no other can start, the item
+ * being queued on @grabbed.  The caller holds RCU, with interrupts off
+ * and no pool lock.
  */
-static void point_at_ordered_runner(struct work_struct *work,
-				    struct workqueue_struct *wq,
-				    struct worker_pool *grabbed)
+static struct worker_pool *ordered_runner_pool(struct work_struct *work,
+					       struct pool_workqueue *queued,
+					       struct worker_pool *grabbed)
 {
 	struct pool_workqueue *pwq;
 
-	list_for_each_entry_rcu(pwq, &wq->pwqs, pwqs_node) {
+	if (!queued || likely(!wq_is_ordered(queued->wq)))
+		return grabbed;
+	list_for_each_entry_rcu(pwq, &queued->wq->pwqs, pwqs_node) {
 		struct worker_pool *pool = pwq->pool;
 		bool runs;
 
@@ -3917,11 +3937,10 @@ static void point_at_ordered_runner(struct work_struct *work,
 		raw_spin_lock(&pool->lock);
 		runs = find_worker_executing_work(pool, work);
 		raw_spin_unlock(&pool->lock);
-		if (runs) {
-			set_work_off_queue(work, pool->id, pool_offq_bits(pool), true);
-			return;
-		}
+		if (runs)
+			return pool;
 	}
+	return grabbed;
 }
 
 /**
@@ -3952,10 +3971,13 @@ static int try_to_grab_pending(struct work_struct *work, enum item_timer timer,
 	rcu_read_lock();
 	pool = get_work_pool(work);
 	if (pool) {
+		/* a peek, which the pool lock confirms (or we try again) */
+		struct pool_workqueue *peek = get_work_pwq(work);
+		struct worker_pool *named = ordered_runner_pool(work, peek, pool);
+
 		raw_spin_lock(&pool->lock);
 		pwq = get_work_pwq(work);
-		if (pwq && pwq->pool == pool) {
-			struct workqueue_struct *wq = pwq->wq;
+		if (pwq && pwq == peek && pwq->pool == pool) {
 			unsigned long data = work_data(work);
 
 			debug_work_deactivate(work);
@@ -3963,11 +3985,9 @@ static int try_to_grab_pending(struct work_struct *work, enum item_timer timer,
 			wq_hist_unlink_locked(pwq, work);
 			pwq_unlist_if_drained_locked(pwq);
 			/* off queue before the counts: they may drop the lock */
-			set_work_off_queue(work, pool->id, pool_offq_bits(pool), true);
+			set_work_off_queue(work, named->id, pool_offq_bits(named), true);
 			pwq_dec_nr_in_flight_locked(pwq, data, true);
 			raw_spin_unlock(&pool->lock);
-			if (unlikely(wq_is_ordered(wq)))
-				point_at_ordered_runner(work, wq, pool);
 			rcu_read_unlock();
 			return 1;
 		}
