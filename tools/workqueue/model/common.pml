@@ -13,11 +13,14 @@
  *   inline pr_item(x), pr_other(me)       names of items and of actors
  *                                         other than the workers
  * and may define QUOTA_TRYINC / QUOTA_DEC / UNLIST_IF_DRAINED (a node
- * quota), PUT_PWQ (pwq release), COLOR_PUT (flush colors) and AFTER_GRAB
- * (what try_to_grab_pending() does once the pool lock is dropped); see the
- * defaults below.  Before worker.pml it defines the hooks the queueing
- * and cancelling code calls: on_queued(x), on_queue_busy(x) (PENDING was
- * set already), on_grab(x) (taken off its queue by a cancel).
+ * quota), PUT_PWQ (pwq release), COLOR_PUT (flush colors),
+ * ORDERED_RUNNER_POOL(me, x) (the steps of ordered_runner_pool() in
+ * try_to_grab_pending(), before the pool lock) and AFTER_GRAB (steps
+ * after try_to_grab_pending() dropped the pool lock: only a bug variant
+ * has any); see the defaults below.  Before worker.pml it defines the
+ * hooks the queueing and cancelling code calls: on_queued(x),
+ * on_queue_busy(x) (PENDING was set already), on_grab(x) (taken off its
+ * queue by a cancel).
  *
  * Atomicity: a section under one pool lock is one d_step: what it touches
  * is that lock's, or written without the lock only by the owner of
@@ -530,13 +533,15 @@ inline unlink_queued(q, x, ina, lk)
 
 /*
  * try_to_grab_pending() under the lock of pool @p, which get_work_pool()
- * named: take @x off its queue if it is queued there.  Into s_gr.
+ * named: take @x off its queue if it is queued there, on pwq @k, the one
+ * get_work_pwq() peeked; the data then names pool @n (@p, or the pool
+ * ordered_runner_pool() found running @x).  Into s_gr.
  */
-inline grab_locked(x, p)
+inline grab_locked(x, p, k, n)
 {
 	s_gr = 0;
 	if
-	:: qpwq[x] != NONE && PWQ_POOL(qpwq[x]) == p ->
+	:: qpwq[x] != NONE && qpwq[x] == k && PWQ_POOL(qpwq[x]) == p ->
 		s_gq = qpwq[x];
 		s_gina = inact[x];
 		s_glk = linked[x];
@@ -549,10 +554,17 @@ inline grab_locked(x, p)
 		fi;
 		unlink_queued(s_gq, x, s_gina, s_glk);
 		UNLIST_IF_DRAINED(s_gq);
-		set_offq(x, p, 1);
+		/* off queue before the counts, naming the pool that runs it */
+		set_offq(x, n, 1);
+		if
+		:: n != p -> printf("@     set_work_off_queue(): the data names pool%d, which runs it\n", n)
+		:: else
+		fi;
 		on_grab(x);
 		pwq_dec_nr_in_flight(s_gq, s_gina, s_gcol, 1);
 		s_gr = 1
+	:: qpwq[x] != NONE && qpwq[x] != k && PWQ_POOL(qpwq[x]) == p ->
+		printf("try_to_grab_pending(): queued on pool%d, but not on the pwq peeked: -EAGAIN\n", p)
 	:: else ->
 		printf("try_to_grab_pending(): not queued on pool%d: -EAGAIN\n", p)
 	fi
@@ -567,8 +579,15 @@ inline release_grabbed(x, delta)
 
 /*
  * grab_pending(): loop on try_to_grab_pending() until PENDING is ours.
- * The caller declares byte gr, gp.  gr: 1 if it was queued, 0 if idle.
- * The step after it must not be a d_step (a break cannot jump into one).
+ * get_work_pool() and the peek, get_work_pwq(), are two lockless reads of
+ * the data, one step here: where they disagree, the check under the pool
+ * lock fails (-EAGAIN), so reading both at once loses only retries.
+ * Then ordered_runner_pool() (ORDERED_RUNNER_POOL: an ordered
+ * workqueue's steps; any other's returns the grabbed pool at once), then
+ * the pool-locked section.  The caller declares byte gr, gp, gk (the
+ * peeked pwq), gn (the pool the data is to name).  gr: 1 if it was
+ * queued, 0 if idle.  The step after it must not be a d_step (a break
+ * cannot jump into one).
  */
 inline grab_pending(me, x)
 {
@@ -591,21 +610,28 @@ inline grab_pending(me, x)
 	   :: gr == 0 -> break
 	   :: else
 	   fi;
-	   d_step {	/* get_work_pool(), without a lock */
+	   d_step {	/* get_work_pool(), get_work_pwq(), without a lock */
 		gp = WORK_POOL(x);
+		gk = qpwq[x];
+		gn = gp;
 		STEP(me);
 		printf("get_work_pool(): ");
 		pr_pool(gp)
 	   }
+#ifdef ORDERED_RUNNER_POOL
+	   ORDERED_RUNNER_POOL(me, x);
+#endif
 	   d_step {
 		STEP(me);
 		if
-		:: gp != NONE -> grab_locked(x, gp); gr = s_gr
+		:: gp != NONE -> grab_locked(x, gp, gk, gn); gr = s_gr
 		:: else ->
 			gr = 2;
 			printf("try_to_grab_pending(): no pool yet: -EAGAIN\n")
 		fi;
-		gp = 0
+		gp = 0;
+		gk = 0;
+		gn = 0
 	   }
 	   if
 	   :: gr == 1 ->
@@ -646,7 +672,9 @@ inline insert_barrier(q, b, x, w)
 
 /*
  * insert_flush_barrier() under the lock of pool @p: locate_work_locked(),
- * then the barrier @b.  Into s_fb: whether there was something to wait for.
+ * then the barrier @b.  Into s_fb: 1 if there was something to wait for,
+ * 0 if not, 2 if @x was queued on another pool (moved: read the pool
+ * again; BUG_FLUSH_GIVES_UP_ON_MOVED: 0, nothing to wait for).
  */
 inline flush_barrier_locked(b, x, p)
 {
@@ -668,8 +696,14 @@ inline flush_barrier_locked(b, x, p)
 	if
 	:: s_fb -> insert_barrier(s_fq, b, x, s_w)
 	:: qpwq[x] != NONE && !s_fb ->
+#ifdef BUG_FLUSH_GIVES_UP_ON_MOVED
 		printf("@     locate_work_locked(): queued on pwq%d, not on pool%d: no wait\n",
 		       qpwq[x], p)
+#else
+		s_fb = 2;
+		printf("@     locate_work_locked(): queued on pwq%d, not on pool%d: moved, again\n",
+		       qpwq[x], p)
+#endif
 	:: else ->
 		printf("@     locate_work_locked(): not queued, not running on pool%d: no wait\n",
 		       p)
@@ -677,21 +711,23 @@ inline flush_barrier_locked(b, x, p)
 }
 
 /*
- * __flush_work() of @x with barrier @b: get_work_pool() without a lock,
- * the barrier under the pool's, then wait_for_barrier().  The caller
- * declares byte gp, gr.
+ * __flush_work() of @x with barrier @b: insert_flush_barrier():
+ * get_work_pool() without a lock, the barrier under the pool's, both
+ * again while locate_work_locked() finds @x queued on another pool
+ * (moved); then wait_for_barrier().  The caller declares byte gp, gr.
  */
 inline flush_work(me, b, x)
 {
-	d_step {
+	do
+	:: d_step {
 		gp = WORK_POOL(x);
 		STEP(me);
 		printf("__flush_work(");
 		pr_item(x);
 		printf("): get_work_pool(): ");
 		pr_pool(gp)
-	}
-	d_step {
+	   }
+	   d_step {
 		STEP(me);
 		printf("insert_flush_barrier()\n");
 		if
@@ -701,7 +737,12 @@ inline flush_work(me, b, x)
 			printf("@     never queued: nothing to wait for\n")
 		fi;
 		gp = 0
-	}
+	   }
+	   if
+	   :: gr == 2
+	   :: else -> break
+	   fi
+	od;
 	if
 	:: gr ->
 		bdone[b];	/* wait_for_barrier() */

@@ -302,7 +302,7 @@ proctype flusher()
 
 proctype canceller()
 {
-	byte gp, gr;
+	byte gp, gr, gk, gn;
 
 	grab_pending(CANCELLER, W);
 	atomic {

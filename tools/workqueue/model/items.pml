@@ -145,7 +145,7 @@ proctype queuer()
  */
 proctype canceller()
 {
-	byte gr, gp;
+	byte gr, gp, gk, gn;
 	bit sync, enable;
 
 	if

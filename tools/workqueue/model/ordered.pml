@@ -30,17 +30,33 @@
  *   cancel_waits   cancel_work_sync(I1) returns with I1 neither running
  *                  nor pending
  *   returns        the flusher and the canceller return (weak fairness)
- * With -DLINK_THEN_CANCEL (e929cb8's shape, outside the windows of the
- * finding in README.md) the flusher calls flush_work(I1) once I1 was
- * queued again, and the canceller starts once the flusher's barrier is in
- * place.
+ * With -DREQUEUE_TWICE the queuer queues I1 once more after its first
+ * call returned (an instance on pwq1 may start, and another be queued
+ * behind it, while the canceller looks).  Open findings (README.md):
+ * flush_no_early fails on the current code, with -DREQUEUE_TWICE
+ * cancel_waits too.
+ * With -DLINK_THEN_CANCEL (e929cb8's shape) the flusher calls
+ * flush_work(I1) once I1 was queued again, and the canceller starts once
+ * the flusher's barrier is in place.
  * Bugs put back:
  *   BUG_PLUGGED_BARRIERS_TO_WORKLIST  the barriers of the cancelled
  *                  instance in plugged pwq1 go to pool1's worklist (before
  *                  e929cb8): flush_no_early fails
- *   BUG_FORGET_RUNNER  no point_at_ordered_runner(): the cancelled item
- *                  names pwq1's pool, not the pool running it (before
- *                  2b46cee, and 6.12): cancel_waits fails
+ *   BUG_FLUSH_GIVES_UP_ON_MOVED  insert_flush_barrier() returns false
+ *                  when locate_work_locked() finds I1 queued on another
+ *                  pool than the one it read (6.12's start_flush_work()):
+ *                  a flusher that read pool0 before a rebuild, while I1
+ *                  starts on pool0 and is queued again on pwq1, returns
+ *                  during the run: flush_no_early fails
+ *   BUG_NAME_RUNNER_LATE  try_to_grab_pending() makes the data name the
+ *                  pool it took I1 from (pool1), and the pool running I1
+ *                  only once the lock is dropped (point_at_ordered_runner(),
+ *                  2b46cee): a flush_work() that reads the data in between
+ *                  finds nothing on pool1 and returns during the run:
+ *                  flush_no_early fails
+ *   BUG_FORGET_RUNNER  no ordered_runner_pool(): the cancelled item names
+ *                  pwq1's pool, not the pool running it (before 2b46cee,
+ *                  and 6.12): cancel_waits fails
  *   BUG_612_CANCEL  6.12's try_to_grab_pending() (the barriers to the
  *                  worklist, nobody woken) and unplug_oldest_pwq() (a
  *                  wake-up only if an item was activated): returns fails
@@ -83,14 +99,16 @@ inline pr_other(me)
 	fi
 }
 
-/* the runs of the item a flush_work() waits for: bits 1 and 2 of need */
+/* the runs of the item a flush_work() waits for: bits 1 to 3 of need */
 inline pr_need()
 {
 	if
 	:: need == 0 -> printf("nothing")
 	:: need == 2 -> printf("its first queueing")
 	:: need == 4 -> printf("its second queueing")
-	:: else -> printf("both queueings")
+	:: need == 8 -> printf("its third queueing")
+	:: need == 6 -> printf("its first and second queueings")
+	:: else -> printf("its second and third queueings")
 	fi
 }
 
@@ -105,7 +123,11 @@ inline pr_item(x)
 }
 
 #define PUT_PWQ(q)		put_pwq(q)
+#if defined(BUG_NAME_RUNNER_LATE)
 #define AFTER_GRAB(me, x)	point_at_runner(me, x)
+#elif !defined(BUG_FORGET_RUNNER)
+#define ORDERED_RUNNER_POOL(me, x)	ordered_runner_pool(me, x)
+#endif
 
 #include "common.pml"
 
@@ -137,7 +159,7 @@ bit  bad_order;
 #define I_RUNNING	2
 #define I_DONE		3
 #define I_CANCELLED	4
-byte inst[3];			/* I1's instances, in queueing order */
+byte inst[4];			/* I1's instances, in queueing order (1..3) */
 byte nins;
 byte need;
 bit  bad_flush, bad_cancel, flushed, cancelled;
@@ -201,20 +223,57 @@ inline item_function(w)
 #include "worker.pml"
 
 /*
- * point_at_ordered_runner(): after the grab, look for a run of @x on the
- * pools of the other pwqs, one pool lock at a time.  The caller declares
- * byte rq, gpool.
+ * ordered_runner_pool(), in try_to_grab_pending() before the lock of pool
+ * gp: if the peek found @x queued (gk), look for a run of @x on the pools
+ * of the other pwqs on wq->pwqs, one pool lock at a time; the data is to
+ * name the pool found running it (gn; else gp, as read).  The caller
+ * declares byte rq.
+ */
+inline ordered_runner_pool(me, x)
+{
+	rq = 0;
+	do
+	:: gk != NONE && rq < NPWQ ->
+		d_step {
+			if
+			:: onlist[rq] && PWQ_POOL(rq) != gp ->
+				find_runner(PWQ_POOL(rq), x);
+				STEP(me);
+				printf("ordered_runner_pool(): pool%d ", PWQ_POOL(rq));
+				if
+				:: s_w != NONE ->
+					gn = PWQ_POOL(rq);
+					printf("runs it: the data is to name it\n");
+					rq = NPWQ
+				:: else ->
+					printf("does not run it\n");
+					rq++
+				fi
+			:: else -> rq++
+			fi
+		}
+	:: else -> break
+	od;
+	rq = 0
+}
+
+#ifdef BUG_NAME_RUNNER_LATE
+/*
+ * Before the fix: point_at_ordered_runner() (2b46cee), after
+ * try_to_grab_pending() dropped the lock of the pool it took @x from,
+ * which the data names meanwhile: look for a run of @x on the pools of
+ * the other pwqs, one pool lock at a time, and name it.  The caller
+ * declares byte rq, gn (here the grabbed pool).
  */
 inline point_at_runner(me, x)
 {
-#ifndef BUG_FORGET_RUNNER
-	gpool = lastpool[x];
+	gn = lastpool[x];
 	rq = 0;
 	do
 	:: rq < NPWQ ->
 		d_step {
 			if
-			:: onlist[rq] && PWQ_POOL(rq) != gpool ->
+			:: onlist[rq] && PWQ_POOL(rq) != gn ->
 				find_runner(PWQ_POOL(rq), x);
 				STEP(me);
 				printf("point_at_ordered_runner(): pool%d ", PWQ_POOL(rq));
@@ -233,11 +292,9 @@ inline point_at_runner(me, x)
 	:: else -> break
 	od;
 	rq = 0;
-	gpool = 0
-#else
-	skip
-#endif
+	gn = 0
 }
+#endif
 
 /*
  * queue_work_on(@cpu, @x) on the ordered workqueue: claim_work(), then
@@ -411,8 +468,15 @@ proctype queuer1()
 {
 	byte st, qq;
 
+	queue_ordered(QUEUER(0), 0, I1);
+#ifdef REQUEUE_TWICE
 	queue_ordered(QUEUER(0), 0, I1)
+#endif
 }
+
+/* instance @i of I1 is queued or runs: flush_work() waits for it */
+#define NEEDS(i)	((inst[i] == I_QUEUED || inst[i] == I_RUNNING) -> (1 << (i)) : 0)
+#define UNDONE(i)	((need & (1 << (i))) && inst[i] < I_DONE)
 
 proctype flusher()
 {
@@ -422,8 +486,7 @@ proctype flusher()
 #ifdef LINK_THEN_CANCEL
 		nins == 2 ->
 #endif
-		need = ((inst[1] == I_QUEUED || inst[1] == I_RUNNING) -> 2 : 0) |
-		       ((inst[2] == I_QUEUED || inst[2] == I_RUNNING) -> 4 : 0);
+		need = NEEDS(1) | NEEDS(2) | NEEDS(3);
 		STEP(FLUSHER);
 		printf("flush_work(I1) called: it waits for ");
 		pr_need();
@@ -433,7 +496,7 @@ proctype flusher()
 	d_step {
 		STEP(FLUSHER);
 		if
-		:: ((need & 2) && inst[1] < I_DONE) || ((need & 4) && inst[2] < I_DONE) ->
+		:: UNDONE(1) || UNDONE(2) || UNDONE(3) ->
 			bad_flush = 1;
 			printf("flush_work(I1) returns, but I1 runs or waits\n")
 		:: else ->
@@ -445,7 +508,7 @@ proctype flusher()
 
 proctype canceller()
 {
-	byte gp, gr, rq, gpool;
+	byte gp, gr, gk, gn, rq;
 
 #ifdef LINK_THEN_CANCEL
 	loc[BF] != NONE || bdone[BF] || flushed;

@@ -488,7 +488,12 @@ proctype queuer_b()
 	queue_quota(QUEUER_B, 1, IB)
 }
 
-/* cancel_work(B): try_to_grab_pending() with its pool's lock explicit */
+/*
+ * cancel_work(B): try_to_grab_pending() with its pool's lock explicit.
+ * gq: the pwq get_work_pwq() peeked, read with get_work_pool() in one
+ * step (where the two reads disagree the check under the lock fails);
+ * ordered_runner_pool() returns the grabbed pool at once here.
+ */
 proctype canceller()
 {
 	QUOTA_LOCALS
@@ -510,6 +515,7 @@ proctype canceller()
 	   fi;
 	   atomic {
 		gp = WORK_POOL(IB);
+		gq = qpwq[IB];
 		STEP(CANCELLER);
 		printf("get_work_pool(): ");
 		pr_pool(gp)
@@ -521,8 +527,7 @@ proctype canceller()
 		d_step {
 			STEP(CANCELLER);
 			if
-			:: qpwq[IB] != NONE && PWQ_POOL(qpwq[IB]) == gp ->
-				gq = qpwq[IB];
+			:: qpwq[IB] != NONE && qpwq[IB] == gq && PWQ_POOL(qpwq[IB]) == gp ->
 				gina = inact[IB];
 				printf("try_to_grab_pending() takes B off pwq%d\n", gq);
 				list_del(IB);
