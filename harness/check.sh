@@ -1,6 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # check.sh: fail on any warning from
+#   - harness/maps.py: each file's map against its section headings, a
+#     lock letter for every field of the legend's structures, an assert
+#     in every _locked function,
 #   - scripts/checkpatch.pl --strict over the series of `make patches`,
 #   - scripts/kernel-doc -Wall over our C files,
 #   - a W=1 build of our C files in the rework tree (debug configuration,
@@ -18,6 +21,9 @@ set -euo pipefail
 "$TOP/harness/tree.sh" rework
 tree=$(treedir rework)
 fail=0
+
+say "maps, the locking legend and the _locked asserts (harness/maps.py)"
+"$PYTHON" "$TOP/harness/maps.py" || fail=1
 
 say "Promela models (make model)"
 "$TOP/harness/deps.sh"

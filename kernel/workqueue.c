@@ -27,16 +27,17 @@
  *   5. pools and workers: setting pools up, creating and attaching
  *      workers, their CPU binding across hotplug, idleness, culling,
  *      management
- *   6. running items: process_one_work(), worker and rescuer threads
+ *   6. priority inheritance on wait: ranks, loans, applying them
+ *   7. running items: process_one_work(), worker and rescuer threads
  *      (and creating rescuers), BH
- *   7. scheduler hooks
- *   8. pool_workqueues: references, activation, node quotas, limits
- *   9. flush colors, and items leaving their pwq
- *  10. queueing
- *  11. flushing: barriers, flush_work(), flush_workqueue(), draining
- *  12. cancelling, disabling, enabling; precise delayed work
- *  13. introspection: current_work(), work_busy(), set_worker_desc(), ...
- *  14. helpers built on the API
+ *   8. scheduler hooks
+ *   9. pool_workqueues: references, activation, node quotas, limits
+ *  10. flush colors, and items leaving their pwq
+ *  11. queueing
+ *  12. flushing: barriers, flush_work(), flush_workqueue(), draining
+ *  13. cancelling, disabling, enabling; precise delayed work
+ *  14. introspection: current_work(), work_busy(), set_worker_desc(), ...
+ *  15. helpers built on the API
  */
 #include <linux/cpu.h>
 #include <linux/cpuset.h>

@@ -332,6 +332,7 @@ static void wq_hist_count_locked(struct wq_hist *h, struct worker *worker,
 {
 	unsigned int n = worker->hist_weight;
 
+	wq_assert_P(worker->pool);
 	wq_hist_add(h, WQ_HIST_QUEUED,
 		    wq_hist_since(worker->hist_queued, worker->hist_active), n);
 	wq_hist_add(h, WQ_HIST_WAITING,

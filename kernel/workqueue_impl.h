@@ -6,19 +6,20 @@
  * kernel/workqueue_lifecycle.c (creating and destroying workqueues and
  * pwqs, CPU hotplug, the freezer, boot),
  * kernel/workqueue_unbound.c (pods, unbound pools and attributes),
- * kernel/workqueue_show.c (state dumps, watchdog, debugfs) and
- * kernel/workqueue_sysfs.c (the sysfs ABI).
+ * kernel/workqueue_show.c (state dumps, watchdog, debugfs),
+ * kernel/workqueue_sysfs.c (the sysfs ABI) and
+ * kernel/workqueue_hist.c (the per-workqueue histograms).
  *
  * Only what more than one of these files uses is declared here.
  *
  * Map of this file:
  *   1. locking legend, the global locks and their asserts
  *   2. flags and limits
- *   3. worker_pool, pool_workqueue, workqueue_struct
+ *   3. structures: worker_pool, pool_workqueue, workqueue_struct
  *   4. global state, by the file that defines it
  *   5. walking pools and pwqs
- *   6. functions shared between the files, by the file that defines them
- *      (the histogram hooks of the item's path among them)
+ *   6. shared functions, by the file that defines them (the histogram
+ *      hooks of the item's path among them)
  *
  * 1. Locking legend
  *
@@ -50,7 +51,10 @@
  *     to is not freed meanwhile (reaping and stopping a rescuer take it)
  *  R  RCU (sched): pools looked up by ID, the list of workqueues, the pwq
  *     tables of workqueues
- *  X  used by the owning worker only, no lock
+ *  T  no lock: atomic operations, or an object with its own (an ida, a
+ *     work item or rcu_head handed to the workqueue or to RCU)
+ *  X  used by its owner only (the worker; where a field says so, the
+ *     watchdog), no lock
  *
  * The letters of 6.12, for reviewers who know its legend (at the top of
  * its kernel/workqueue.c); ours are kept:
@@ -276,8 +280,8 @@ enum pool_workqueue_stats {
 
 /**
  * struct wq_hist - item histograms, of one pwq or summed
- * @count: per kind and bucket, the items the samples stand for
- * @samples: sampled items
+ * @count: per kind and bucket, the items the samples stand for (P)
+ * @samples: sampled items (P)
  */
 struct wq_hist {
 	u64			count[WQ_NR_ITEM_HISTS][WQ_HIST_BUCKETS];
@@ -286,8 +290,8 @@ struct wq_hist {
 
 /**
  * struct wq_hist_top - a work function among a workqueue's worst
- * @func: the function, %NULL for a free entry
- * @ns: its worst time
+ * @func: the function, %NULL for a free entry (H)
+ * @ns: its worst time (H)
  */
 struct wq_hist_top {
 	work_func_t		func;
@@ -296,10 +300,10 @@ struct wq_hist_top {
 
 /**
  * struct wq_hist_wq - what a workqueue's histograms keep beside its pwqs'
- * @lock: the H lock
+ * @lock: the H lock (I)
  * @retired: the histograms of pwqs released so far, allocated with the
  *	first (W)
- * @flush: flush waits per bucket (atomic)
+ * @flush: flush waits per bucket (T)
  * @slowest_start: functions of the sampled items that waited longest from
  *	queueing to start, worst first (H; see Lockless reads)
  * @longest_run: functions of the sampled items that ran longest, wall
@@ -323,24 +327,24 @@ struct wq_hist_wq {
  * @id: pool ID, recorded in off-queue items (I)
  * @flags: POOL_* (P)
  * @watchdog_ts: last time the pool made progress (P)
- * @cpu_stall: the watchdog found this per-CPU pool stuck
+ * @cpu_stall: the watchdog found this per-CPU pool stuck (X: the watchdog)
  * @nr_running: workers that run and count for concurrency (P)
  * @worklist: items ready to run (P)
  * @nr_workers: attached workers (P)
  * @nr_idle: idle workers (P)
  * @idle_list: idle workers, most recently idle first (P)
  * @idle_timer: fires when idle workers may be culled (P)
- * @idle_cull_work: culls them in process context
+ * @idle_cull_work: culls them in process context (T)
  * @mayday_timer: fires while a worker cannot be created in time (P)
  * @busy_hash: running workers hashed by item (P)
  * @manager: the worker managing the pool, if any (P)
  * @workers: attached workers (A)
- * @worker_ida: worker IDs
+ * @worker_ida: worker IDs (T)
  * @attrs: nice level and CPUs of the workers (I)
  * @hash_node: entry in unbound_pool_hash (L)
  * @refcnt: pwqs using an unbound pool (L)
- * @bh_worker: the softirq execution context of a BH pool
- * @rcu: for freeing an unbound pool
+ * @bh_worker: the softirq execution context of a BH pool (I)
+ * @rcu: for freeing an unbound pool (T)
  */
 struct worker_pool {
 	raw_spinlock_t		lock;
@@ -402,8 +406,8 @@ struct worker_pool {
  * @hist_period: items per sample (P)
  * @hist_weight: items the sample in flight stands for (P)
  * @hist_carry: items whose sample could not be taken, carried on (P)
- * @release_work: frees the pwq in process context
- * @rcu: for freeing after readers are done
+ * @release_work: frees the pwq in process context (T)
+ * @rcu: for freeing after readers are done (T)
  *
  * The alignment leaves the low bits of a pwq pointer free for the item
  * flags and the flush color stored beside it in work->data.
@@ -443,9 +447,9 @@ struct pool_workqueue {
  *	one NUMA node
  * @max: the quota (W to change, with WRITE_ONCE(); read without N, see
  *	Lockless reads)
- * @nr: active items of the workqueue's pwqs on the node (atomic; a free
+ * @nr: active items of the workqueue's pwqs on the node (T; a free
  *	slot is taken without N while no pwq waits)
- * @lock: the N lock
+ * @lock: the N lock (I)
  * @pending_pwqs: pwqs with inactive items waiting for the quota (N to
  *	change; its first entry is read without N, see Lockless reads)
  */
@@ -463,8 +467,8 @@ struct dentry;
  * struct workqueue_struct - a workqueue: its pwqs and how to use them
  * @pwqs: all pwqs of the workqueue (W; R to walk)
  * @list: entry in the list of workqueues (L; R to walk)
- * @mutex: the W lock
- * @flush_lock: the F lock
+ * @mutex: the W lock (I)
+ * @flush_lock: the F lock (I)
  * @flush_seq: flush colors closed so far; the color of items queued now
  *	is its remainder by NR_FLUSH_COLORS (W)
  * @flushed_seq: closed colors that have drained, oldest first (F)
@@ -476,7 +480,7 @@ struct dentry;
  * @nr_flush_lenders: their number (F to change; read without F to skip
  *	the lock when there are none)
  * @nr_pwqs_to_flush: per closed color, the pwqs that still have items of
- *	it, plus one while the color is being closed (atomic)
+ *	it, plus one while the color is being closed (T)
  * @maydays: pwqs asking the rescuer for help (M)
  * @rescuer: the rescuer of a WQ_MEM_RECLAIM workqueue (L to set, M to
  *	clear; see Lockless reads)
@@ -487,21 +491,21 @@ struct dentry;
  * @saved_min_active: minimum set by the user (W)
  * @unbound_attrs: attributes requested for an unbound workqueue (W)
  * @dfl_pwq: pwq for CPUs whose pod has no usable CPU (W; R)
- * @wq_dev: the sysfs device of a WQ_SYSFS workqueue
+ * @wq_dev: the sysfs device of a WQ_SYSFS workqueue (I)
  * @hist: histograms of released pwqs, flush waits and the worst items,
  *	%NULL with histograms off (I)
- * @lockdep_name: name of the lockdep map allocated for it
- * @key: lockdep class key of that map
- * @__lockdep_map: lockdep map the workqueue owns
- * @lockdep_map: lockdep map for flush annotations
- * @name: the name
+ * @lockdep_name: name of the lockdep map allocated for it (I)
+ * @key: lockdep class key of that map (I)
+ * @__lockdep_map: lockdep map the workqueue owns (I)
+ * @lockdep_map: lockdep map for flush annotations (I)
+ * @name: the name (I)
  * @name_id: a number no other workqueue of this boot has, for workers
  *	to tell whether their description still holds @name (I)
- * @rcu: for freeing after readers are done
+ * @rcu: for freeing after readers are done (T)
  * @flags: WQ_* and __WQ_* (W to change)
  * @cpu_pwq: per CPU, the pwq items queued on that CPU go to (W; R)
  * @node_nr_active: per node (and [nr_node_ids] for the whole system) the
- *	active-item quota of an unbound workqueue
+ *	active-item quota of an unbound workqueue (I)
  */
 struct workqueue_struct {
 	struct list_head	pwqs;
@@ -692,6 +696,7 @@ static __always_inline void wq_hist_queued_locked(struct pool_workqueue *pwq,
 						  struct work_struct *work,
 						  bool active)
 {
+	wq_assert_P(pwq->pool);
 	if (unlikely(!--pwq->hist_countdown))
 		wq_hist_sample_locked(pwq, work, active);
 }
@@ -700,6 +705,7 @@ static __always_inline void wq_hist_queued_locked(struct pool_workqueue *pwq,
 static __always_inline void wq_hist_activate_locked(struct pool_workqueue *pwq,
 						    struct work_struct *work)
 {
+	wq_assert_P(pwq->pool);
 	if (unlikely(pwq->hist_work == work))
 		wq_hist_activated_locked(pwq);
 }
@@ -709,6 +715,7 @@ static __always_inline void wq_hist_start_locked(struct worker *worker,
 						 struct pool_workqueue *pwq,
 						 struct work_struct *work)
 {
+	wq_assert_P(pwq->pool);
 	if (unlikely(pwq->hist_work == work))
 		wq_hist_begin_locked(worker, pwq);
 }
@@ -726,6 +733,7 @@ static __always_inline void wq_hist_done(struct worker *worker,
 static __always_inline void wq_hist_unlink_locked(struct pool_workqueue *pwq,
 						  struct work_struct *work)
 {
+	wq_assert_P(pwq->pool);
 	if (unlikely(pwq->hist_work == work))
 		wq_hist_drop_locked(pwq);
 }
