@@ -37,7 +37,7 @@ Settings come from the environment (make bench passes them on):
              side B with B_SEED+R-1 (the guest's wall clock at power-on,
              machine.rtc_args()): boots of the same kernel and seed
              repeat to the instruction, the perf boot up to its delay
-             scenario (README, "Seeds").  SEED defaults to 1; B_SEED to SEED,
+             scenario (docs/bench.md, "Seeds").  SEED defaults to 1; B_SEED to SEED,
              or to SEED+ROUNDS when both sides boot the same kernel with
              the same arguments (a noise-floor run needs different runs)
 """
@@ -413,7 +413,7 @@ def seeds_line(seeds, la, lb):
         return '- seeds: none (the guests start from the host\'s time of day)'
     def span(v):
         return f'{v[0]}-{v[-1]}' if len(v) > 1 else f'{v[0]}'
-    same = ' (the same seeds: boots of one kernel repeat, see README "Seeds")' \
+    same = ' (the same seeds: boots of one kernel repeat, see docs/bench.md, "Seeds")' \
         if seeds['A'] == seeds['B'] else ''
     return (f'- seeds (the guest\'s wall clock at power-on, one per round): '
             f'{la}: {span(seeds["A"])}, {lb}: {span(seeds["B"])}{same}')

@@ -47,7 +47,7 @@ def rtc_args(seed):
     under -icount with sleep=off: the kernel mixes the RTC into its random
     pool, and from there into KASLR, hash seeds and every random choice.
     With it fixed, most of a boot repeats instruction for instruction
-    (README, "Seeds"); another seed gives another run of the same
+    (docs/bench.md, "Seeds"); another seed gives another run of the same
     kernel."""
     base = RTC_EPOCH + datetime.timedelta(seconds=seed)
     return ['-rtc', f'base={base:%Y-%m-%dT%H:%M:%S},clock=vm']

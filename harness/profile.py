@@ -15,7 +15,7 @@ APPEND: kernel arguments; SEED: the guest's wall clock at power-on, as
 make bench gives its boots (machine.rtc_args()).  The plugin changes no
 guest instruction, but with it loaded host timing reaches the guest
 again: a profiled boot neither replays the bench boot of its seed nor
-repeats itself (README, "Profiling").  Under -icount an
+repeats itself (docs/bench.md, "Profiling").  Under -icount an
 instruction is the guest's unit of time, so the table, per kernel
 function (instructions, and entries: executions of its first block), says
 where the benchmark's time goes.  TOP_N=n rows (40).
