@@ -3448,9 +3448,10 @@ static void check_flush_dependency(struct workqueue_struct *target_wq,
 /*
  * Where @work is, on the locked @pool: its pwq, and the worker running it
  * if it is not queued.  %NULL if it is neither queued here nor running,
- * with *@moved set if it is queued on another pool: it was queued again
- * since @pool was read, on an ordered workqueue maybe while it still runs
- * here (it queues on its newest pwq, whatever runs on an older one).
+ * with *@moved set if its data names another pool now: queued again
+ * since @pool was read (on an ordered workqueue maybe while it still runs
+ * here: it queues on its newest pwq, whatever runs on an older one), or
+ * taken off its queue by a cancel that names the pool running it.
  */
 static struct pool_workqueue *locate_work_locked(struct worker_pool *pool,
 						 struct work_struct *work,
@@ -3458,12 +3459,15 @@ static struct pool_workqueue *locate_work_locked(struct worker_pool *pool,
 						 bool *moved)
 {
 	struct pool_workqueue *pwq = get_work_pwq(work);
+	int id = work_last_pool_id(work);
 
 	wq_assert_P(pool);
 	*runner = NULL;
-	*moved = pwq && pwq->pool != pool;
+	*moved = (unsigned long)id != WORK_OFFQ_POOL_NONE && id != pool->id;
+	if (*moved)
+		return NULL;
 	if (pwq)
-		return *moved ? NULL : pwq;
+		return pwq;
 	*runner = find_worker_executing_work(pool, work);
 	return *runner ? (*runner)->current_pwq : NULL;
 }
@@ -3916,10 +3920,10 @@ static bool stop_item_timer(struct work_struct *work, enum item_timer timer)
  * @grabbed that runs @work, if one does, for the data to name, so that
  * flush_work() and cancel_work_sync() find the run and wait; else
  * @grabbed.  Looked up before @grabbed is locked (two pool locks are
- * never held at once), so that the data never names a pool without the
- * run: the run can only end meanwhile, and no other can start, the item
- * being queued on @grabbed.  The caller holds RCU, with interrupts off
- * and no pool lock.
+ * never held at once): the run can end meanwhile, and the item, queued on
+ * @grabbed, can start there and be queued there again; the caller names
+ * @grabbed then, which it sees under its lock.  The caller holds RCU,
+ * with interrupts off and no pool lock.
  */
 static struct worker_pool *ordered_runner_pool(struct work_struct *work,
 					       struct pool_workqueue *queued,
@@ -3980,6 +3984,10 @@ static int try_to_grab_pending(struct work_struct *work, enum item_timer timer,
 		pwq = get_work_pwq(work);
 		if (pwq && pwq == peek && pwq->pool == pool) {
 			unsigned long data = work_data(work);
+
+			/* a run here is the newest: the older one has ended */
+			if (find_worker_executing_work(pool, work))
+				named = pool;
 
 			debug_work_deactivate(work);
 			unlink_queued_work_locked(pwq, work, data);
