@@ -47,15 +47,15 @@ CHECKS = [
     ]),
     ("ordered-requeue", "ordered.pml", ["SCEN_REQUEUE"], [
         ("one_at_a_time", []),
-        ("flush_no_early", [FINDING, "BUG_FLUSH_GIVES_UP_ON_MOVED",
-                            "BUG_NAME_RUNNER_LATE"]),
+        ("flush_no_early", ["BUG_FLUSH_GIVES_UP_ON_MOVED",
+                            "BUG_NAME_RUNNER_LATE", "BUG_ONLY_QUEUED_MOVES"]),
         ("cancel_waits", ["BUG_FORGET_RUNNER"]),
         ("returns", ["BUG_612_CANCEL"]),
     ]),
     ("ordered-requeue2", "ordered.pml", ["SCEN_REQUEUE", "REQUEUE_TWICE"], [
         ("one_at_a_time", []),
-        ("flush_no_early", [FINDING]),
-        ("cancel_waits", [FINDING]),
+        ("flush_no_early", ["BUG_PEEKED_RUNNER_WINS"]),
+        ("cancel_waits", ["BUG_PEEKED_RUNNER_WINS"]),
         ("returns", []),
     ]),
     ("ordered-link-cancel", "ordered.pml", ["SCEN_REQUEUE", "LINK_THEN_CANCEL"], [

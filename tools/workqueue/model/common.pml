@@ -534,8 +534,14 @@ inline unlink_queued(q, x, ina, lk)
 /*
  * try_to_grab_pending() under the lock of pool @p, which get_work_pool()
  * named: take @x off its queue if it is queued there, on pwq @k, the one
- * get_work_pwq() peeked; the data then names pool @n (@p, or the pool
- * ordered_runner_pool() found running @x).  Into s_gr.
+ * get_work_pwq() peeked; the data then names pool @n: the pool
+ * ordered_runner_pool() found running @x before the lock (else @p), but
+ * @p if one of its workers runs @x now (find_worker_executing_work()
+ * under the lock: a run on the grabbed pool is the newest, any run on an
+ * older pwq ended before it started; the peek's pointer check passes an
+ * ABA, the run ending and @x starting on @p and being queued there again
+ * since the look-up).  BUG_PEEKED_RUNNER_WINS: the data names the pool
+ * found before the lock even so (before a6d23bc).  Into s_gr; writes @n.
  */
 inline grab_locked(x, p, k, n)
 {
@@ -552,12 +558,31 @@ inline grab_locked(x, p, k, n)
 		:: s_gina -> printf(" off pwq%d's inactive list\n", s_gq)
 		:: else -> printf(" off pool%d's worklist\n", p)
 		fi;
+		/*
+		 * try_to_grab_pending(): find_worker_executing_work() under
+		 * the lock: a run here is the newest, the older one has ended
+		 */
+		find_runner(p, x);
+		if
+		:: s_w != NONE && n != p ->
+#ifdef BUG_PEEKED_RUNNER_WINS
+			printf("@     try_to_grab_pending(): worker%d of pool%d runs it, pool%d is named still\n",
+			       s_w, p, n)
+#else
+			n = p;
+			printf("@     try_to_grab_pending(): worker%d of pool%d runs it, the newest run\n",
+			       s_w, p)
+#endif
+		:: else
+		fi;
 		unlink_queued(s_gq, x, s_gina, s_glk);
 		UNLIST_IF_DRAINED(s_gq);
 		/* off queue before the counts, naming the pool that runs it */
 		set_offq(x, n, 1);
 		if
-		:: n != p -> printf("@     set_work_off_queue(): the data names pool%d, which runs it\n", n)
+		:: n != p ->
+			printf("@     set_work_off_queue(): the data names pool%d, which ordered_runner_pool() found running it\n",
+			       n)
 		:: else
 		fi;
 		on_grab(x);
@@ -672,48 +697,67 @@ inline insert_barrier(q, b, x, w)
 
 /*
  * insert_flush_barrier() under the lock of pool @p: locate_work_locked(),
- * then the barrier @b.  Into s_fb: 1 if there was something to wait for,
- * 0 if not, 2 if @x was queued on another pool (moved: read the pool
- * again; BUG_FLUSH_GIVES_UP_ON_MOVED: 0, nothing to wait for).
+ * then the barrier @b.  locate_work_locked(): moved if the data names
+ * another pool than @p (the pool id it holds: queued on another pool's
+ * pwq, or off queue naming another pool, as a cancel names the pool that
+ * runs the item); else the pwq it is queued on, or the worker of @p
+ * running it.  Into s_fb: 1 if there was something to wait for, 0 if
+ * not, 2 if moved (read the pool again).  Bugs put back: moved only for
+ * an item queued on another pool (BUG_ONLY_QUEUED_MOVES, before a6d23bc),
+ * or never, such an item being nothing to wait for
+ * (BUG_FLUSH_GIVES_UP_ON_MOVED, 6.12); off queue, both look for a run
+ * on @p whatever pool the data names.
  */
 inline flush_barrier_locked(b, x, p)
 {
 	s_fb = 0;
 	s_w = NONE;
+	/* locate_work_locked(): *moved from work_last_pool_id(), then pwq or runner */
 	if
-	:: qpwq[x] != NONE ->
-		if
-		:: PWQ_POOL(qpwq[x]) == p -> s_fq = qpwq[x]; s_fb = 1
-		:: else
-		fi
-	:: else ->
-		find_runner(p, x);
-		if
-		:: s_w != NONE -> s_fq = cpwq[s_w]; s_fb = 1
-		:: else
-		fi
-	fi;
-	if
-	:: s_fb -> insert_barrier(s_fq, b, x, s_w)
-	:: qpwq[x] != NONE && !s_fb ->
-#ifdef BUG_FLUSH_GIVES_UP_ON_MOVED
+#if defined(BUG_FLUSH_GIVES_UP_ON_MOVED)
+	:: qpwq[x] != NONE && PWQ_POOL(qpwq[x]) != p ->
 		printf("@     locate_work_locked(): queued on pwq%d, not on pool%d: no wait\n",
 		       qpwq[x], p)
-#else
+#elif defined(BUG_ONLY_QUEUED_MOVES)
+	:: qpwq[x] != NONE && PWQ_POOL(qpwq[x]) != p ->
 		s_fb = 2;
 		printf("@     locate_work_locked(): queued on pwq%d, not on pool%d: moved, again\n",
 		       qpwq[x], p)
+#else
+	:: WORK_POOL(x) != NONE && WORK_POOL(x) != p ->
+		s_fb = 2;
+		if
+		:: qpwq[x] != NONE ->
+			printf("@     locate_work_locked(): queued on pwq%d, not on pool%d: moved, again\n",
+			       qpwq[x], p)
+		:: else ->
+			printf("@     locate_work_locked(): off queue, the data names pool%d, not pool%d: moved, again\n",
+			       lastpool[x], p)
+		fi
 #endif
 	:: else ->
-		printf("@     locate_work_locked(): not queued, not running on pool%d: no wait\n",
-		       p)
+		if
+		:: qpwq[x] != NONE -> s_fq = qpwq[x]; s_fb = 1
+		:: else ->
+			find_runner(p, x);
+			if
+			:: s_w != NONE -> s_fq = cpwq[s_w]; s_fb = 1
+			:: else
+			fi
+		fi;
+		if
+		:: s_fb -> insert_barrier(s_fq, b, x, s_w)
+		:: else ->
+			printf("@     locate_work_locked(): not queued, not running on pool%d: no wait\n",
+			       p)
+		fi
 	fi
 }
 
 /*
  * __flush_work() of @x with barrier @b: insert_flush_barrier():
  * get_work_pool() without a lock, the barrier under the pool's, both
- * again while locate_work_locked() finds @x queued on another pool
+ * again while locate_work_locked() finds the data naming another pool
  * (moved); then wait_for_barrier().  The caller declares byte gp, gr.
  */
 inline flush_work(me, b, x)

@@ -32,9 +32,7 @@
  *   returns        the flusher and the canceller return (weak fairness)
  * With -DREQUEUE_TWICE the queuer queues I1 once more after its first
  * call returned (an instance on pwq1 may start, and another be queued
- * behind it, while the canceller looks).  Open findings (README.md):
- * flush_no_early fails on the current code, with -DREQUEUE_TWICE
- * cancel_waits too.
+ * behind it, while the canceller looks).
  * With -DLINK_THEN_CANCEL (e929cb8's shape) the flusher calls
  * flush_work(I1) once I1 was queued again, and the canceller starts once
  * the flusher's barrier is in place.
@@ -54,6 +52,22 @@
  *                  2b46cee): a flush_work() that reads the data in between
  *                  finds nothing on pool1 and returns during the run:
  *                  flush_no_early fails
+ *   BUG_ONLY_QUEUED_MOVES  locate_work_locked() sets moved only for I1
+ *                  queued on another pool, not for I1 off queue with the
+ *                  data naming another pool (before a6d23bc): a flusher
+ *                  that read pool1 while I1 was queued on pwq1 locks pool1
+ *                  after a cancel took I1 off and named pool0, which runs
+ *                  it, finds nothing there and returns during the run:
+ *                  flush_no_early fails (window 3)
+ *   BUG_PEEKED_RUNNER_WINS  try_to_grab_pending() names the pool
+ *                  ordered_runner_pool() found running I1 before the lock
+ *                  even when a worker of the grabbed pool runs I1 by then
+ *                  (before a6d23bc): with -DREQUEUE_TWICE the run on pool0
+ *                  ends, I1 starts on pool1 and is queued on pwq1 again
+ *                  before the canceller locks pool1, the peek still
+ *                  matches, the data names pool0 and the flushes find
+ *                  nothing there: cancel_waits and flush_no_early fail
+ *                  (window 4)
  *   BUG_FORGET_RUNNER  no ordered_runner_pool(): the cancelled item names
  *                  pwq1's pool, not the pool running it (before 2b46cee,
  *                  and 6.12): cancel_waits fails
@@ -226,8 +240,9 @@ inline item_function(w)
  * ordered_runner_pool(), in try_to_grab_pending() before the lock of pool
  * gp: if the peek found @x queued (gk), look for a run of @x on the pools
  * of the other pwqs on wq->pwqs, one pool lock at a time; the data is to
- * name the pool found running it (gn; else gp, as read).  The caller
- * declares byte rq.
+ * name the pool found running it (gn; else gp, as read), unless a worker
+ * of gp runs @x once gp is locked (grab_locked()).  The caller declares
+ * byte rq.
  */
 inline ordered_runner_pool(me, x)
 {
