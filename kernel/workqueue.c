@@ -24,9 +24,9 @@
  *   2. work->data: where an item is, or was
  *   3. debugobjects
  *   4. concurrency accounting and waking workers
- *   5. pools and workers: setting pools up, creating and attaching
- *      workers, their CPU binding across hotplug, idleness, culling,
- *      management
+ *   5. pools and workers: setting pools up, naming, creating (and the
+ *      faults tests inject there) and attaching workers, their CPU
+ *      binding across hotplug, idleness, culling, management
  *   6. priority inheritance on wait: ranks, loans, applying them
  *   7. running items: process_one_work(), worker and rescuer threads
  *      (and creating rescuers), BH
@@ -42,8 +42,10 @@
 #include <linux/cpu.h>
 #include <linux/cpuset.h>
 #include <linux/debug_locks.h>
+#include <linux/debugfs.h>
 #include <linux/debugobjects.h>
 #include <linux/delay.h>
+#include <linux/fault-inject.h>
 #include <linux/interrupt.h>
 #include <linux/irq_work.h>
 #include <linux/jiffies.h>
@@ -62,6 +64,7 @@
 #include <linux/workqueue_precise.h>
 
 #include "workqueue_impl.h"
+#include "workqueue_test.h"
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/workqueue.h>
@@ -990,6 +993,105 @@ void worker_forget_rank(struct worker *worker)
 	/* an applier that took it off the list before is done with it */
 	mutex_lock(&wq_rank_mutex);
 	mutex_unlock(&wq_rank_mutex);
+}
+
+/*
+ * Worker names and the faults of worker creation, for tests: the names
+ * ps shows, and the switches that make creating a worker fail.
+ */
+/**
+ * format_worker_id - a worker's name as ps shows it
+ * @buf: where to write
+ * @size: size of @buf
+ * @worker: the worker
+ * @pool: its pool, %NULL for a rescuer or a detached worker
+ *
+ * kworker/CPU:ID (H for high priority, R for the RT class) for per-CPU
+ * pools, kworker/uPOOL:ID (R for the RT class) for unbound pools,
+ * kworker/R-WQ for rescuers.
+ *
+ * Return: the length written.
+ */
+int format_worker_id(char *buf, size_t size, struct worker *worker,
+		     struct worker_pool *pool)
+{
+	if (worker->rescue_wq)
+		return scnprintf(buf, size, "kworker/R-%s", worker->rescue_wq->name);
+	if (!pool)
+		return scnprintf(buf, size, "kworker/dying");
+	/* suffixes: H for the highpri pools, R for the RT class (not 6.12's) */
+	if (pool->cpu >= 0)
+		return scnprintf(buf, size, "kworker/%d:%d%s", pool->cpu, worker->id,
+				 pool_is_rt(pool) ? "R" :
+				 pool->attrs->nice < 0 ? "H" : "");
+	return scnprintf(buf, size, "kworker/u%d:%d%s", pool->id, worker->id,
+			 pool_is_rt(pool) ? "R" : "");
+}
+
+static bool wq_fail_creation;
+
+/**
+ * wq_fail_worker_creation - make creating workers fail, for tests
+ * @fail: whether every new worker fails until this is called with %false
+ *
+ * Lets a test show that WQ_MEM_RECLAIM workqueues make progress through
+ * their rescuers when pools cannot grow (KUnit; kernel/workqueue_test.h).
+ *
+ * Context: any.
+ */
+void wq_fail_worker_creation(bool fail)
+{
+	WRITE_ONCE(wq_fail_creation, fail);
+}
+
+/* Whether to fail this worker creation: while the fault is on. */
+static bool wq_fail_worker_creation_now(void)
+{
+	return READ_ONCE(wq_fail_creation);
+}
+
+#ifdef CONFIG_FAULT_INJECTION
+static struct fault_attr wq_fail_growth = FAULT_ATTR_INITIALIZER;
+#endif
+static atomic_t wq_growth_faults;
+
+/**
+ * wq_fail_pool_growth_now - whether a manager's new worker fails, at random
+ *
+ * The fault-injection point "fail_pool_growth" (probability, interval,
+ * times... under /sys/kernel/debug/workqueue/fail_pool_growth/; off
+ * until set): a pool that needs one more worker does not get it this
+ * time, and retries after its cooldown while the rescuers help, as when
+ * memory is short.  Only the growth of pools in use: a CPU coming online
+ * or a new unbound pool still gets its first worker.  Failures are
+ * counted in /sys/kernel/debug/workqueue/pool_growth_faults.
+ *
+ * Context: any.
+ * Return: %true to fail this creation.
+ */
+static bool wq_fail_pool_growth_now(void)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	if (should_fail_ex(&wq_fail_growth, 1, FAULT_NOWARN)) {
+		atomic_inc(&wq_growth_faults);
+		return true;
+	}
+#endif
+	return false;
+}
+
+/**
+ * wq_faults_debugfs_init - the fault-injection files of worker creation
+ * @dir: /sys/kernel/debug/workqueue/
+ *
+ * Context: boot, after debugfs is up.
+ */
+void __init wq_faults_debugfs_init(struct dentry *dir)
+{
+	debugfs_create_atomic_t("pool_growth_faults", 0400, dir, &wq_growth_faults);
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+	fault_create_debugfs_attr("fail_pool_growth", dir, &wq_fail_growth);
+#endif
 }
 
 /**

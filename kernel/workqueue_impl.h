@@ -629,6 +629,9 @@ const struct cpumask *pool_allowed_cpus(struct worker_pool *pool);
 void unbind_workers_locked(struct worker_pool *pool);
 void kick_bh_pools(int cpu);
 void rebind_workers_locked(struct worker_pool *pool);
+int format_worker_id(char *buf, size_t size, struct worker *worker,
+		     struct worker_pool *pool);
+void wq_faults_debugfs_init(struct dentry *dir);
 int create_worker(struct worker_pool *pool);
 int populate_pool(struct worker_pool *pool);
 void retire_pool_workers(struct worker_pool *pool);
@@ -668,10 +671,6 @@ void apply_wqattrs_unlock(void);
 
 /* kernel/workqueue_show.c */
 void wq_watchdog_init(void);
-int format_worker_id(char *buf, size_t size, struct worker *worker,
-		     struct worker_pool *pool);
-bool wq_fail_worker_creation_now(void);
-bool wq_fail_pool_growth_now(void);
 
 /*
  * kernel/workqueue_hist.c: the hooks on the path of an item.  Each is one

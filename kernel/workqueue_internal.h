@@ -104,13 +104,6 @@ void wq_worker_running(struct task_struct *task);
 void wq_worker_tick(struct task_struct *task);
 work_func_t wq_worker_last_func(struct task_struct *task);
 
-/*
- * Tests can make worker creation fail, to show that WQ_MEM_RECLAIM
- * workqueues make progress through their rescuers.
- */
-#define WQ_HAS_WORKER_CREATION_FAULT
-void wq_fail_worker_creation(bool fail);
-
 /* The SCHED_FIFO priority of the WQ_RT class (workqueue.rt_prio). */
 extern int wq_rt_prio;
 

@@ -69,6 +69,10 @@
 #include <uapi/linux/sched/types.h>
 
 #include "workqueue_internal.h"
+/* the rework's test hooks, where the tree has them */
+#if __has_include("workqueue_test.h")
+#include "workqueue_test.h"
+#endif
 
 /* How long a wait may take before the behaviour counts as broken. */
 #define WQK_TIMEOUT		(20 * HZ)

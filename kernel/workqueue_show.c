@@ -11,10 +11,9 @@
  *   1. worker names and descriptions
  *   2. state dumps
  *   3. the stall watchdog
- *   4. debugfs and the worker-creation faults
+ *   4. debugfs
  */
 #include <linux/debugfs.h>
-#include <linux/fault-inject.h>
 #include <linux/kvm_para.h>
 #include <linux/moduleparam.h>
 #include <linux/nmi.h>
@@ -32,35 +31,6 @@
 /* ------------------------------------------------------------------ */
 /* 1. worker names and descriptions                                    */
 /* ------------------------------------------------------------------ */
-
-/**
- * format_worker_id - a worker's name as ps shows it
- * @buf: where to write
- * @size: size of @buf
- * @worker: the worker
- * @pool: its pool, %NULL for a rescuer or a detached worker
- *
- * kworker/CPU:ID (H for high priority, R for the RT class) for per-CPU
- * pools, kworker/uPOOL:ID (R for the RT class) for unbound pools,
- * kworker/R-WQ for rescuers.
- *
- * Return: the length written.
- */
-int format_worker_id(char *buf, size_t size, struct worker *worker,
-		     struct worker_pool *pool)
-{
-	if (worker->rescue_wq)
-		return scnprintf(buf, size, "kworker/R-%s", worker->rescue_wq->name);
-	if (!pool)
-		return scnprintf(buf, size, "kworker/dying");
-	/* suffixes: H for the highpri pools, R for the RT class (not 6.12's) */
-	if (pool->cpu >= 0)
-		return scnprintf(buf, size, "kworker/%d:%d%s", pool->cpu, worker->id,
-				 pool_is_rt(pool) ? "R" :
-				 pool->attrs->nice < 0 ? "H" : "");
-	return scnprintf(buf, size, "kworker/u%d:%d%s", pool->id, worker->id,
-			 pool_is_rt(pool) ? "R" : "");
-}
 
 /**
  * wq_worker_comm - the name of a task for /proc, workers described
@@ -721,76 +691,15 @@ void __init wq_watchdog_init(void) { }
 #endif
 
 /* ------------------------------------------------------------------ */
-/* 4. debugfs and the worker-creation faults                           */
+/* 4. debugfs                                                          */
 /* ------------------------------------------------------------------ */
-
-static bool wq_fail_creation;
-
-/**
- * wq_fail_worker_creation - make creating workers fail, for tests
- * @fail: whether every new worker fails until this is called with %false
- *
- * Lets a test show that WQ_MEM_RECLAIM workqueues make progress through
- * their rescuers when pools cannot grow.  Also
- * /sys/kernel/debug/workqueue/fail_worker_creation.
- *
- * Context: any.
- */
-void wq_fail_worker_creation(bool fail)
-{
-	WRITE_ONCE(wq_fail_creation, fail);
-}
-
-/**
- * wq_fail_worker_creation_now - whether to fail this worker creation
- *
- * Return: %true while the fault is on.
- */
-bool wq_fail_worker_creation_now(void)
-{
-	return READ_ONCE(wq_fail_creation);
-}
-
-#ifdef CONFIG_FAULT_INJECTION
-static struct fault_attr wq_fail_growth = FAULT_ATTR_INITIALIZER;
-#endif
-static atomic_t wq_growth_faults;
-
-/**
- * wq_fail_pool_growth_now - whether a manager's new worker fails, at random
- *
- * The fault-injection point "fail_pool_growth" (probability, interval,
- * times... under /sys/kernel/debug/workqueue/fail_pool_growth/; off
- * until set): a pool that needs one more worker does not get it this
- * time, and retries after its cooldown while the rescuers help, as when
- * memory is short.  Only the growth of pools in use: a CPU coming online
- * or a new unbound pool still gets its first worker.  Failures are
- * counted in /sys/kernel/debug/workqueue/pool_growth_faults.
- *
- * Context: any.
- * Return: %true to fail this creation.
- */
-bool wq_fail_pool_growth_now(void)
-{
-#ifdef CONFIG_FAULT_INJECTION
-	if (should_fail_ex(&wq_fail_growth, 1, FAULT_NOWARN)) {
-		atomic_inc(&wq_growth_faults);
-		return true;
-	}
-#endif
-	return false;
-}
 
 /* /sys/kernel/debug/workqueue/, once debugfs is up */
 static int __init wq_debugfs_init(void)
 {
 	struct dentry *dir = debugfs_create_dir("workqueue", NULL);
 
-	debugfs_create_bool("fail_worker_creation", 0600, dir, &wq_fail_creation);
-	debugfs_create_atomic_t("pool_growth_faults", 0400, dir, &wq_growth_faults);
-#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
-	fault_create_debugfs_attr("fail_pool_growth", dir, &wq_fail_growth);
-#endif
+	wq_faults_debugfs_init(dir);
 	wq_hist_debugfs_init(dir);
 	return 0;
 }

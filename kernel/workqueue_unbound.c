@@ -332,7 +332,7 @@ static void rcu_free_pool(struct rcu_head *rcu)
 /**
  * get_unbound_pool - the shared pool for some attributes
  * @attrs: nice, cpumask, pod cpumask and strictness wanted
- * @rt: SCHED_FIFO workers (the WQ_RT class)
+ * @rt: real-time workers (the WQ_RT class)
  *
  * Context: wq_pool_mutex (L), may sleep.
  * Return: the pool with a reference taken, or %NULL.
