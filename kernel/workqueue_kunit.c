@@ -105,6 +105,7 @@ typedef void (*wqk_hook_fn)(struct wqk_probe *p);
  * @work: the item when queued as plain work
  * @dwork: the item when queued as delayed work
  * @rwork: the item when queued as RCU work
+ * @pw: the item when queued as precise work (where the tree has it)
  * @test: the case it belongs to
  * @tracker: counts shared with other probes, or %NULL
  * @wq: where hooks requeue it
@@ -127,6 +128,7 @@ typedef void (*wqk_hook_fn)(struct wqk_probe *p);
  * @comm: the executing task's name
  * @end_nice: nice level at the end of the last execution (after the gate)
  * @end_policy: scheduling policy there
+ * @end_rt_priority: its real-time priority there
  * @in_softirq: the last execution was in softirq context
  * @in_interrupt: the last execution was in interrupt context
  * @rescuer: the last execution was by a rescuer
@@ -140,12 +142,15 @@ typedef void (*wqk_hook_fn)(struct wqk_probe *p);
  * @task: the task of the last execution (valid while its workqueue lives,
  *	for rescuers)
  *
- * Exactly one of @work, @dwork and @rwork is used by a probe.
+ * Exactly one of @work, @dwork, @rwork and @pw is used by a probe.
  */
 struct wqk_probe {
 	struct work_struct work;
 	struct delayed_work dwork;
 	struct rcu_work rwork;
+#ifdef WQ_HAS_PRECISE_WORK
+	struct precise_work pw;
+#endif
 	struct kunit *test;
 	struct wqk_tracker *tracker;
 	struct workqueue_struct *wq;
@@ -168,6 +173,7 @@ struct wqk_probe {
 	char comm[TASK_COMM_LEN];
 	int end_nice;
 	int end_policy;
+	int end_rt_priority;
 	bool in_softirq;
 	bool in_interrupt;
 	bool rescuer;
@@ -225,6 +231,7 @@ static void wqk_probe_body(struct wqk_probe *p)
 
 	p->end_nice = task_nice(current);
 	p->end_policy = current->policy;
+	p->end_rt_priority = current->rt_priority;
 	/* more than burn_us when the vCPU was preempted on the host */
 	p->cpu_ns = task_sched_runtime(current) - cpu0;
 	if (t) {
@@ -252,6 +259,14 @@ static void wqk_probe_rfn(struct work_struct *work)
 				    rwork));
 }
 
+#ifdef WQ_HAS_PRECISE_WORK
+static void wqk_probe_pfn(struct work_struct *work)
+{
+	wqk_probe_body(container_of(to_precise_work(work), struct wqk_probe,
+				    pw));
+}
+#endif
+
 /* Run @fn(@arg) when the case ends; fail the case if that cannot be set up. */
 static void wqk_defer(struct kunit *test, kunit_action_t *fn, void *arg)
 {
@@ -268,6 +283,9 @@ static void wqk_probe_cleanup(void *arg)
 	cancel_work_sync(&p->work);
 	cancel_delayed_work_sync(&p->dwork);
 	flush_rcu_work(&p->rwork);
+#ifdef WQ_HAS_PRECISE_WORK
+	cancel_precise_work_sync(&p->pw);
+#endif
 }
 
 /*
@@ -290,6 +308,9 @@ static struct wqk_probe *__wqk_probe_new(struct kunit *test,
 		INIT_WORK(&p->work, wqk_probe_fn);
 	INIT_DELAYED_WORK(&p->dwork, wqk_probe_dfn);
 	INIT_RCU_WORK(&p->rwork, wqk_probe_rfn);
+#ifdef WQ_HAS_PRECISE_WORK
+	INIT_PRECISE_WORK(&p->pw, wqk_probe_pfn);
+#endif
 	init_completion(&p->gate);
 	init_completion(&p->started);
 	init_completion(&p->finished);
@@ -1615,6 +1636,13 @@ enum wqk_wait_op {
 	WQK_CANCEL_DELAYED_SYNC,
 	WQK_DISABLE_SYNC,
 	WQK_DRAIN,
+	WQK_FLUSH_RCU,
+	WQK_DISABLE_DELAYED_SYNC,
+#ifdef WQ_HAS_PRECISE_WORK
+	WQK_FLUSH_PRECISE,
+	WQK_CANCEL_PRECISE_SYNC,
+	WQK_DISABLE_PRECISE_SYNC,
+#endif
 };
 
 struct wqk_waiter {
@@ -1625,20 +1653,93 @@ struct wqk_waiter {
 	bool probe_finished;	/* ->p had finished when the call returned */
 	struct wqk_thread *th;
 	bool set_prio;		/* wait at @policy/@prio, not as created */
-	int policy;		/* SCHED_NORMAL or SCHED_FIFO */
-	int prio;		/* nice level, or SCHED_FIFO priority */
+	int policy;		/* any policy wqk_set_prio() takes */
+	int prio;		/* nice level, or real-time priority */
 };
 
-/* Make the calling thread run at @policy/@prio (nice for SCHED_NORMAL). */
+/*
+ * Make the calling thread run at @policy/@prio: the nice level for
+ * SCHED_NORMAL and SCHED_BATCH, the priority for SCHED_FIFO and SCHED_RR;
+ * SCHED_IDLE ignores @prio, SCHED_DEADLINE gets 1 ms every 100 ms.
+ */
 static int wqk_set_prio(int policy, int prio)
 {
+	bool rt = policy == SCHED_FIFO || policy == SCHED_RR;
 	struct sched_attr attr = {
 		.size = sizeof(attr), .sched_policy = policy,
-		.sched_priority = policy == SCHED_FIFO ? prio : 0,
-		.sched_nice = policy == SCHED_FIFO ? 0 : prio,
+		.sched_priority = rt ? prio : 0,
+		.sched_nice = rt ? 0 : prio,
 	};
 
+	if (policy == SCHED_DEADLINE) {
+		attr.sched_nice = 0;
+		attr.sched_runtime = NSEC_PER_MSEC;
+		attr.sched_deadline = 100 * NSEC_PER_MSEC;
+		attr.sched_period = attr.sched_deadline;
+	}
 	return sched_setattr_nocheck(current, &attr);
+}
+
+/* Queue @p on @wq (on @cpu where the call takes one) as @op's item. */
+static void wqk_queue_for(enum wqk_wait_op op, struct workqueue_struct *wq,
+			  struct wqk_probe *p, int cpu)
+{
+	switch (op) {
+	case WQK_FLUSH_DELAYED:
+	case WQK_CANCEL_DELAYED_SYNC:
+	case WQK_DISABLE_DELAYED_SYNC:
+		queue_delayed_work_on(cpu, wq, &p->dwork, 0);
+		break;
+	case WQK_FLUSH_RCU:
+		queue_rcu_work(wq, &p->rwork);
+		break;
+#ifdef WQ_HAS_PRECISE_WORK
+	case WQK_FLUSH_PRECISE:
+	case WQK_CANCEL_PRECISE_SYNC:
+	case WQK_DISABLE_PRECISE_SYNC:
+		queue_precise_work_on(cpu, wq, &p->pw, 0, 0);
+		break;
+#endif
+	default:
+		queue_work_on(cpu, wq, &p->work);
+	}
+}
+
+/* Make the call @op on @wq or @p; what it returned. */
+static bool wqk_wait_call(enum wqk_wait_op op, struct workqueue_struct *wq,
+			  struct wqk_probe *p)
+{
+	switch (op) {
+	case WQK_FLUSH_WORKQUEUE:
+		flush_workqueue(wq);
+		return true;
+	case WQK_FLUSH_WORK:
+		return flush_work(&p->work);
+	case WQK_FLUSH_DELAYED:
+		return flush_delayed_work(&p->dwork);
+	case WQK_CANCEL_SYNC:
+		return cancel_work_sync(&p->work);
+	case WQK_CANCEL_DELAYED_SYNC:
+		return cancel_delayed_work_sync(&p->dwork);
+	case WQK_DISABLE_SYNC:
+		return disable_work_sync(&p->work);
+	case WQK_DRAIN:
+		drain_workqueue(wq);
+		return true;
+	case WQK_FLUSH_RCU:
+		return flush_rcu_work(&p->rwork);
+	case WQK_DISABLE_DELAYED_SYNC:
+		return disable_delayed_work_sync(&p->dwork);
+#ifdef WQ_HAS_PRECISE_WORK
+	case WQK_FLUSH_PRECISE:
+		return flush_precise_work(&p->pw);
+	case WQK_CANCEL_PRECISE_SYNC:
+		return cancel_precise_work_sync(&p->pw);
+	case WQK_DISABLE_PRECISE_SYNC:
+		return disable_precise_work_sync(&p->pw);
+#endif
+	}
+	return false;
 }
 
 static void wqk_waiter_fn(struct wqk_thread *th)
@@ -1647,31 +1748,7 @@ static void wqk_waiter_fn(struct wqk_thread *th)
 
 	if (w->set_prio && WARN_ON(wqk_set_prio(w->policy, w->prio)))
 		return;
-	switch (w->op) {
-	case WQK_FLUSH_WORKQUEUE:
-		flush_workqueue(w->wq);
-		w->ret = true;
-		break;
-	case WQK_FLUSH_WORK:
-		w->ret = flush_work(&w->p->work);
-		break;
-	case WQK_FLUSH_DELAYED:
-		w->ret = flush_delayed_work(&w->p->dwork);
-		break;
-	case WQK_CANCEL_SYNC:
-		w->ret = cancel_work_sync(&w->p->work);
-		break;
-	case WQK_CANCEL_DELAYED_SYNC:
-		w->ret = cancel_delayed_work_sync(&w->p->dwork);
-		break;
-	case WQK_DISABLE_SYNC:
-		w->ret = disable_work_sync(&w->p->work);
-		break;
-	case WQK_DRAIN:
-		drain_workqueue(w->wq);
-		w->ret = true;
-		break;
-	}
+	w->ret = wqk_wait_call(w->op, w->wq, w->p);
 	if (w->p)
 		w->probe_finished = completion_done(&w->p->finished);
 }
@@ -3158,16 +3235,22 @@ static const char *wqk_log_line(struct kunit *test, struct wqk_log *log,
 	return wqk_log_line_after(test, log, NULL, prefix);
 }
 
-/* A per-CPU workqueue with max_active 1 whose name the case knows. */
-static struct workqueue_struct *wqk_named_wq(struct kunit *test, char *name)
+/* A per-CPU workqueue of @flags, max_active 1, whose name the case knows. */
+static struct workqueue_struct *__wqk_named_wq(struct kunit *test, char *name,
+					       unsigned int flags)
 {
 	struct workqueue_struct *wq;
 
 	snprintf(name, WQK_NAME_LEN, "wqk_dump_%x", get_random_u32() & 0xffff);
-	wq = alloc_workqueue("%s", 0, 1, name);
+	wq = alloc_workqueue("%s", flags, 1, name);
 	KUNIT_ASSERT_NOT_NULL(test, wq);
 	wqk_defer(test, wqk_destroy_wq_action, wq);
 	return wq;
+}
+
+static struct workqueue_struct *wqk_named_wq(struct kunit *test, char *name)
+{
+	return __wqk_named_wq(test, name, 0);
 }
 
 /* What a worker showed of itself while it ran an item (wqk_record_desc()). */
@@ -5091,6 +5174,52 @@ static void wqk_turns_new(struct kunit *test, struct wqk_tracker *t,
 	}
 }
 
+/*
+ * Whether @policy with @rt_priority or @nice is @want_policy at @want:
+ * the real-time priority for SCHED_FIFO and SCHED_RR, else the nice level.
+ */
+static bool wqk_rank_is(int policy, int rt_priority, int nice,
+			int want_policy, int want)
+{
+	bool rt = policy == SCHED_FIFO || policy == SCHED_RR;
+
+	return policy == want_policy && (rt ? rt_priority : nice) == want;
+}
+
+/* Wait until @task runs at @policy/@prio (as wqk_rank_is()), or time out. */
+static bool wqk_task_reaches(struct task_struct *task, int policy, int prio)
+{
+	unsigned long deadline = jiffies + WQK_TIMEOUT;
+
+	while (time_before(jiffies, deadline)) {
+		if (wqk_rank_is(READ_ONCE(task->policy), READ_ONCE(task->rt_priority),
+				task_nice(task), policy, prio))
+			return true;
+		usleep_range(500, 1000);
+	}
+	return false;
+}
+
+#define WQK_EXPECT_TASK_AT(test, task, policy, prio)			\
+	KUNIT_EXPECT_TRUE_MSG(test, wqk_task_reaches(task, policy, prio),	\
+			      "that policy and priority were never reached")
+
+#define WQK_RT_HOG_MS	5000
+
+/*
+ * Spin until told to stop (->stop), for WQK_RT_HOG_MS at most; whether it
+ * was told goes to the bool in ->data.
+ */
+static void wqk_rt_hog_hook(struct wqk_probe *p)
+{
+	unsigned long until = jiffies + msecs_to_jiffies(WQK_RT_HOG_MS);
+	bool *told = p->data;
+
+	while (!READ_ONCE(p->stop) && time_before(jiffies, until))
+		cpu_relax();
+	*told = READ_ONCE(p->stop);
+}
+
 /* Queue @n probes on @wq, on @cpu. */
 static void wqk_queue_all(struct workqueue_struct *wq, int cpu,
 			  struct wqk_probe **ps, int n)
@@ -5378,22 +5507,6 @@ static void rescuer_of_an_rt_workqueue_runs_items_sched_rr(struct kunit *test)
 #endif
 }
 
-#define WQK_RT_HOG_MS	5000
-
-/*
- * Spin until told to stop (->stop), for WQK_RT_HOG_MS at most; whether it
- * was told goes to the bool in ->data.
- */
-static void wqk_rt_hog_hook(struct wqk_probe *p)
-{
-	unsigned long until = jiffies + msecs_to_jiffies(WQK_RT_HOG_MS);
-	bool *told = p->data;
-
-	while (!READ_ONCE(p->stop) && time_before(jiffies, until))
-		cpu_relax();
-	*told = READ_ONCE(p->stop);
-}
-
 /*
  * CPU-intensive detection works for the real-time class: a per-CPU RT
  * item that spins past workqueue.cpu_intensive_thresh_us (or one of a
@@ -5473,6 +5586,19 @@ static void wqk_open_action(void *arg)
 	complete_all(&((struct wqk_probe *)arg)->gate);
 }
 
+/* Expect @p's last run to have begun (@end: ended) at @policy/@prio. */
+static void wqk_expect_ran_at(struct kunit *test, struct wqk_probe *p, bool end,
+			      int policy, int prio, const char *what)
+{
+	int pol = end ? p->end_policy : p->policy;
+	int rt = end ? p->end_rt_priority : p->rt_priority;
+	int nice = end ? p->end_nice : p->nice;
+
+	KUNIT_EXPECT_TRUE_MSG(test, wqk_rank_is(pol, rt, nice, policy, prio),
+			      "%s: %s at policy %d, priority %d, nice %d", what,
+			      end ? "ended" : "began", pol, rt, nice);
+}
+
 /*
  * Start a task waiting (@op on @wq or @p) at @policy/@prio and return
  * once it is blocked in the wait, its loan made.  @gate is the gated probe
@@ -5511,25 +5637,6 @@ static bool wqk_task_blocked(struct task_struct *task)
 	}
 	return false;
 }
-
-/* Wait until @task runs at @policy/@prio (nice for SCHED_NORMAL), or time out. */
-static bool wqk_task_reaches(struct task_struct *task, int policy, int prio)
-{
-	unsigned long deadline = jiffies + WQK_TIMEOUT;
-
-	while (time_before(jiffies, deadline)) {
-		if (READ_ONCE(task->policy) == policy &&
-		    (policy == SCHED_FIFO ? READ_ONCE(task->rt_priority) == prio :
-					    task_nice(task) == prio))
-			return true;
-		usleep_range(500, 1000);
-	}
-	return false;
-}
-
-#define WQK_EXPECT_TASK_AT(test, task, policy, prio)			\
-	KUNIT_EXPECT_TRUE_MSG(test, wqk_task_reaches(task, policy, prio),	\
-			      "that policy and priority were never reached")
 
 /* A gated item of @wq, started on @cpu. */
 static struct wqk_probe *wqk_running_gated(struct kunit *test,
@@ -5685,29 +5792,40 @@ static void wqk_flush_inner_hook(struct wqk_probe *p)
 }
 
 /*
+ * An item of @wq, started on @cpu, that waits in flush_work() for @target.
+ * @key is its lockdep class: one per link of a chain, since an item
+ * flushing another of its own class is a recursion to lockdep.
+ */
+static struct wqk_probe *wqk_waiting_item(struct kunit *test,
+					  struct workqueue_struct *wq, int cpu,
+					  struct wqk_probe *target,
+					  struct lock_class_key *key)
+{
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	__INIT_WORK_KEY(&p->work, wqk_probe_fn, 0, key);
+	p->hook = wqk_flush_inner_hook;
+	p->data = target;
+	queue_work_on(cpu, wq, &p->work);
+	WQK_WAIT(test, &p->started);
+	KUNIT_ASSERT_TRUE(test, wqk_task_blocked(p->task));
+	return p;
+}
+
+/*
  * Transitivity: an item that already waits for another passes a loan it
  * receives on to the item it waits for.
  */
 static void a_lent_item_waiting_for_another_passes_the_loan_on(struct kunit *test)
 {
+	static struct lock_class_key outer_key;
 	struct workqueue_struct *outer_wq = wqk_wq_new(test, 0, 0);
-	struct workqueue_struct *inner_wq = wqk_wq_new(test, 0, 0);
 	int cpu = wqk_last_online_cpu();
-	struct wqk_probe *inner = wqk_running_gated(test, inner_wq, cpu);
-	struct wqk_probe *outer = wqk_probe_new(test, NULL);
+	struct wqk_probe *inner = wqk_running_gated(test, wqk_wq_new(test, 0, 0), cpu);
+	struct wqk_probe *outer = wqk_waiting_item(test, outer_wq, cpu, inner,
+						   &outer_key);
 	struct wqk_waiter *w;
 
-	/*
-	 * The outer item flushes the inner one: its hook waits there.  Its
-	 * own INIT_WORK() site gives it a lockdep class of its own: one
-	 * probe flushing another of the same class is a recursion to lockdep.
-	 */
-	INIT_WORK(&outer->work, wqk_probe_fn);
-	outer->hook = wqk_flush_inner_hook;
-	outer->data = inner;
-	queue_work_on(cpu, outer_wq, &outer->work);
-	WQK_WAIT(test, &outer->started);
-	KUNIT_ASSERT_TRUE(test, wqk_task_blocked(outer->task));
 	w = wqk_lender_start(test, WQK_FLUSH_WORK, outer_wq, outer, inner,
 			     SCHED_NORMAL, -10);
 	WQK_EXPECT_TASK_AT(test, outer->task, SCHED_NORMAL, -10);
@@ -5715,6 +5833,35 @@ static void a_lent_item_waiting_for_another_passes_the_loan_on(struct kunit *tes
 	wqk_open(inner);
 	WQK_WAIT(test, &w->th->done);
 	KUNIT_EXPECT_EQ(test, inner->end_nice, -10);
+}
+
+/*
+ * And so on down the chain: a SCHED_FIFO 10 loan to the first of three
+ * items, each waiting for the next, reaches the last, which ends lent;
+ * all three are back at nice 0 after.
+ */
+static void a_fifo_loan_goes_down_a_chain_of_waiting_items(struct kunit *test)
+{
+	static struct lock_class_key outer_key, middle_key;
+	struct workqueue_struct *outer_wq = wqk_wq_new(test, 0, 0);
+	int cpu = wqk_last_online_cpu(), i;
+	struct wqk_probe *ps[3];
+	struct wqk_waiter *w;
+
+	ps[2] = wqk_running_gated(test, wqk_wq_new(test, 0, 0), cpu);
+	ps[1] = wqk_waiting_item(test, wqk_wq_new(test, 0, 0), cpu, ps[2], &middle_key);
+	ps[0] = wqk_waiting_item(test, outer_wq, cpu, ps[1], &outer_key);
+	w = wqk_lender_start(test, WQK_FLUSH_WORK, outer_wq, ps[0], ps[2],
+			     SCHED_FIFO, 10);
+	for (i = 0; i < ARRAY_SIZE(ps); i++)
+		KUNIT_EXPECT_TRUE_MSG(test, wqk_task_reaches(ps[i]->task, SCHED_FIFO, 10),
+				      "link %d not lent", i);
+	wqk_open(ps[2]);
+	WQK_WAIT(test, &w->th->done);
+	wqk_expect_ran_at(test, ps[2], true, SCHED_FIFO, 10, "last link");
+	for (i = 0; i < ARRAY_SIZE(ps); i++)
+		KUNIT_EXPECT_TRUE_MSG(test, wqk_task_reaches(ps[i]->task, SCHED_NORMAL, 0),
+				      "link %d kept the loan", i);
 }
 
 #ifdef CONFIG_RT_MUTEXES
@@ -5857,6 +6004,516 @@ static void no_worker_keeps_a_loan_after_the_wait(struct kunit *test)
 			    "SCHED_FIFO kworkers outside the RT class");
 }
 
+/* The rank of @policy at @prio as loans compare them (NICE_WIDTH + p for RT). */
+static int wqk_rank(int policy, int prio)
+{
+	if (policy == SCHED_FIFO || policy == SCHED_RR)
+		return NICE_WIDTH + prio;
+	return MAX_NICE - prio;
+}
+
+/* A waiter, and the kind of workqueue whose item it waits for. */
+struct wqk_loan {
+	const char *name;
+	unsigned int flags;	/* of the workqueue */
+	int nice;		/* of an unbound workqueue's workers */
+	int policy;		/* the waiter's */
+	int prio;
+};
+
+static const struct wqk_loan wqk_loans[] = {
+	{ "percpu, SCHED_NORMAL -10", 0, 0, SCHED_NORMAL, -10 },
+	{ "percpu, SCHED_BATCH -10", 0, 0, SCHED_BATCH, -10 },
+	{ "percpu, SCHED_FIFO 10", 0, 0, SCHED_FIFO, 10 },
+	{ "percpu, SCHED_RR 10", 0, 0, SCHED_RR, 10 },
+	{ "unbound nice 5, SCHED_NORMAL -10", WQ_UNBOUND, 5, SCHED_NORMAL, -10 },
+#ifdef WQ_HAS_RT_CLASS
+	{ "rt, SCHED_FIFO 10", WQ_RT, 0, SCHED_FIFO, 10 },
+	{ "rt, SCHED_NORMAL -10 (below)", WQ_RT, 0, SCHED_NORMAL, -10 },
+	{ "rt unbound, SCHED_RR 10", WQ_RT | WQ_UNBOUND, 0, SCHED_RR, 10 },
+#endif
+};
+
+/* A workqueue of @l's kind. */
+static struct workqueue_struct *wqk_loan_wq(struct kunit *test,
+					    const struct wqk_loan *l)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, l->flags, 0);
+	struct workqueue_attrs *attrs;
+
+	if (l->nice) {
+		attrs = wqk_attrs_new(test);
+		attrs->nice = l->nice;
+		KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	}
+	return wq;
+}
+
+/* Wait for @p's gate as a gated probe does, WQK_TIMEOUT at most. */
+static void wqk_gate_timeout_hook(struct wqk_probe *p)
+{
+	wait_for_completion_timeout(&p->gate, WQK_TIMEOUT);
+}
+
+/* Queue the probes of the %NULL-ended array @p->data, each on its ->wq, on @p's CPU. */
+static void wqk_queue_these_hook(struct wqk_probe *p)
+{
+	struct wqk_probe **next;
+
+	for (next = p->data; *next; next++)
+		queue_work_on(p->cpu, (*next)->wq, &(*next)->work);
+}
+
+/*
+ * @op waiting, as @l says, for a running item: its worker runs at the
+ * higher of its own priority and the waiter's (@policy/@prio) from the
+ * moment the waiter blocks until the item returns, and at its own for
+ * the item it takes next (which the item queued on its CPU, on another
+ * workqueue of the kind): a per-CPU pool's worker takes it as soon as
+ * the lent item returns.
+ */
+static void wqk_expect_loan(struct kunit *test, enum wqk_wait_op op,
+			    const struct wqk_loan *l, int cpu)
+{
+	struct workqueue_struct *wq = wqk_loan_wq(test, l);
+	struct wqk_probe *p = wqk_gated_probe(test, NULL);
+	struct wqk_probe *next[2] = { wqk_probe_new(test, NULL) };
+	int policy = l->policy, prio = l->prio, own_policy, own;
+	struct wqk_waiter *w;
+
+	next[0]->wq = wqk_loan_wq(test, l);
+	p->hook = wqk_queue_these_hook;
+	p->data = next;
+	wqk_queue_for(op, wq, p, cpu);
+	WQK_WAIT(test, &p->started);
+	own_policy = p->policy;
+	own = own_policy == SCHED_NORMAL ? p->nice : p->rt_priority;
+	if (wqk_rank(policy, prio) <= wqk_rank(own_policy, own)) {
+		policy = own_policy;
+		prio = own;
+	} else if (policy != SCHED_NORMAL) {
+		policy = policy == SCHED_BATCH ? SCHED_NORMAL : SCHED_FIFO;
+	}
+	w = wqk_lender_start(test, op, wq, p, p, l->policy, l->prio);
+	/* from the moment the wait begins: read, not waited for */
+	KUNIT_EXPECT_TRUE_MSG(test, wqk_rank_is(p->task->policy, p->task->rt_priority,
+						task_nice(p->task), policy, prio),
+			      "%s: not lent once the waiter blocked", l->name);
+	wqk_open(p);
+	WQK_WAIT(test, &w->th->done);
+	wqk_expect_ran_at(test, p, true, policy, prio, l->name);
+	WQK_WAIT(test, &next[0]->finished);
+	wqk_expect_ran_at(test, next[0], false, own_policy, own, l->name);
+	if (!(l->flags & WQ_UNBOUND))
+		KUNIT_EXPECT_PTR_EQ_MSG(test, next[0]->task, p->task,
+					"%s: another worker took the next item", l->name);
+	KUNIT_EXPECT_TRUE_MSG(test, wqk_task_reaches(p->task, own_policy, own),
+			      "%s: the worker kept the loan", l->name);
+}
+
+/* Every call that waits for an item, and lends to it while it waits. */
+static const enum wqk_wait_op wqk_item_waits[] = {
+	WQK_FLUSH_WORK, WQK_FLUSH_DELAYED, WQK_FLUSH_RCU, WQK_CANCEL_SYNC,
+	WQK_CANCEL_DELAYED_SYNC, WQK_DISABLE_SYNC, WQK_DISABLE_DELAYED_SYNC,
+#ifdef WQ_HAS_PRECISE_WORK
+	WQK_FLUSH_PRECISE, WQK_CANCEL_PRECISE_SYNC, WQK_DISABLE_PRECISE_SYNC,
+#endif
+};
+
+static void wqk_item_wait_desc(const enum wqk_wait_op *op, char *desc)
+{
+	static const char * const names[] = {
+		[WQK_FLUSH_WORK] = "flush_work",
+		[WQK_FLUSH_DELAYED] = "flush_delayed_work",
+		[WQK_FLUSH_RCU] = "flush_rcu_work",
+		[WQK_CANCEL_SYNC] = "cancel_work_sync",
+		[WQK_CANCEL_DELAYED_SYNC] = "cancel_delayed_work_sync",
+		[WQK_DISABLE_SYNC] = "disable_work_sync",
+		[WQK_DISABLE_DELAYED_SYNC] = "disable_delayed_work_sync",
+#ifdef WQ_HAS_PRECISE_WORK
+		[WQK_FLUSH_PRECISE] = "flush_precise_work",
+		[WQK_CANCEL_PRECISE_SYNC] = "cancel_precise_work_sync",
+		[WQK_DISABLE_PRECISE_SYNC] = "disable_precise_work_sync",
+#endif
+	};
+
+	strscpy(desc, names[*op], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(wqk_item_wait, wqk_item_waits, wqk_item_wait_desc);
+
+/*
+ * Each call that waits for an item lends the waiter's priority to the
+ * worker running it: the nice level of a SCHED_NORMAL or SCHED_BATCH
+ * waiter, SCHED_FIFO at the priority of a SCHED_FIFO or SCHED_RR one;
+ * per-CPU, unbound (nice 5) and real-time workers alike, never below
+ * their own.  The worker is back at its own priority for what it takes
+ * next.
+ */
+static void each_waiting_call_lends_to_the_running_item(struct kunit *test)
+{
+	const enum wqk_wait_op *op = test->param_value;
+	int i, cpu = wqk_last_online_cpu();
+
+	for (i = 0; i < ARRAY_SIZE(wqk_loans); i++)
+		wqk_expect_loan(test, *op, &wqk_loans[i], cpu);
+}
+
+/*
+ * An item queued again while it runs, before a task waits for it: the
+ * wait covers both runs, and so does the loan.
+ */
+static void requeued_before_the_wait_both_runs_are_lent(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe *p = wqk_gated_probe(test, t);
+	int cpu = wqk_last_online_cpu();
+	struct wqk_waiter *w;
+
+	queue_work_on(cpu, wq, &p->work);
+	WQK_WAIT(test, &p->started);
+	KUNIT_EXPECT_TRUE(test, queue_work_on(cpu, wq, &p->work));
+	w = wqk_lender_start(test, WQK_FLUSH_WORK, wq, p, p, SCHED_NORMAL, -10);
+	WQK_EXPECT_TASK_AT(test, p->task, SCHED_NORMAL, -10);
+	wqk_open(p);
+	WQK_WAIT(test, &w->th->done);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->finished), 2);
+	/* the second run's */
+	KUNIT_EXPECT_EQ(test, p->nice, -10);
+	KUNIT_EXPECT_EQ(test, p->end_nice, -10);
+	WQK_EXPECT_TASK_AT(test, p->task, SCHED_NORMAL, 0);
+}
+
+/*
+ * Waiters that come later and rank higher raise the worker further,
+ * flush_workqueue() and flush_work() waiters mixed: the highest wins
+ * whatever the order and the call.
+ */
+static void later_higher_waiters_raise_the_worker_further(struct kunit *test)
+{
+	static const struct { enum wqk_wait_op op; int policy, prio; } waits[] = {
+		{ WQK_FLUSH_WORKQUEUE, SCHED_NORMAL, -5 },
+		{ WQK_FLUSH_WORK, SCHED_NORMAL, -15 },
+		{ WQK_FLUSH_WORK, SCHED_FIFO, 5 },
+		{ WQK_FLUSH_WORKQUEUE, SCHED_FIFO, 8 },
+	};
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_probe *p = wqk_running_gated(test, wq, wqk_last_online_cpu());
+	struct wqk_waiter *w[ARRAY_SIZE(waits)];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(waits); i++) {
+		w[i] = wqk_lender_start(test, waits[i].op, wq, p, p,
+					waits[i].policy, waits[i].prio);
+		KUNIT_EXPECT_TRUE_MSG(test, wqk_task_reaches(p->task, waits[i].policy,
+							     waits[i].prio),
+				      "waiter %d did not raise the worker", i);
+	}
+	wqk_open(p);
+	for (i = 0; i < ARRAY_SIZE(waits); i++)
+		WQK_WAIT(test, &w[i]->th->done);
+	wqk_expect_ran_at(test, p, true, SCHED_FIFO, 8, "all four");
+	WQK_EXPECT_TASK_AT(test, p->task, SCHED_NORMAL, 0);
+}
+
+/*
+ * flush_workqueue() and drain_workqueue() lend to the items queued while
+ * they wait (here by an item of the workqueue, as draining allows), and
+ * those keep their order: three items queued behind a running one on its
+ * CPU run in queueing order, lent, while the call still waits (for an
+ * item held elsewhere).
+ */
+static void wqk_expect_whole_wq_lent(struct kunit *test, enum wqk_wait_op op)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	int i, cpu = wqk_last_online_cpu();
+	struct wqk_probe *held = wqk_probe_new(test, NULL);
+	struct wqk_probe *a = wqk_gated_probe(test, NULL), *ps[4] = { };
+	atomic_t next = ATOMIC_INIT(0);
+	struct wqk_turn turns[3];
+	struct wqk_waiter *w;
+
+	/* a wait the case's end cannot open before the waiter's stop */
+	held->hook = wqk_gate_timeout_hook;
+	queue_work_on(cpu, wq, &held->work);
+	WQK_WAIT(test, &held->started);
+	wqk_turns_new(test, NULL, ps, turns, &next, ARRAY_SIZE(turns));
+	for (i = 0; i < ARRAY_SIZE(turns); i++)
+		ps[i]->wq = wq;
+	a->hook = wqk_queue_these_hook;
+	a->data = ps;
+	queue_work_on(cpu, wq, &a->work);
+	WQK_WAIT(test, &a->started);
+	w = wqk_lender_start(test, op, wq, NULL, a, SCHED_NORMAL, -10);
+	wqk_open(a);
+	WQK_WAIT(test, &ps[2]->finished);
+	KUNIT_EXPECT_FALSE(test, completion_done(&w->th->done));
+	KUNIT_EXPECT_EQ(test, a->end_nice, -10);
+	for (i = 0; i < ARRAY_SIZE(turns); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, turns[i].saw, i, "op %d, item %d", op, i);
+		KUNIT_EXPECT_EQ_MSG(test, ps[i]->nice, -10, "op %d, item %d", op, i);
+	}
+	wqk_open(held);
+	WQK_WAIT(test, &w->th->done);
+}
+
+static void flush_and_drain_lend_to_items_queued_while_they_wait(struct kunit *test)
+{
+	wqk_expect_whole_wq_lent(test, WQK_FLUSH_WORKQUEUE);
+	wqk_expect_whole_wq_lent(test, WQK_DRAIN);
+}
+
+/*
+ * A waited-for pending item starts next, ahead of other workqueues'
+ * items on its pool, and alone lent: a pool held by a running item (a
+ * spinning one: the pool wakes no other worker) has Y then T waiting;
+ * a SCHED_FIFO 10 waiter of T makes T start first, SCHED_FIFO 10, and Y
+ * after it at the pool's nice 0.
+ */
+static void waited_pending_item_goes_first_and_alone_lent(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	int cpu = wqk_last_online_cpu();
+	struct wqk_probe *hog = wqk_probe_new(test, NULL), *ps[2];
+	atomic_t next = ATOMIC_INIT(0);
+	struct wqk_turn turns[2];
+	struct wqk_waiter *w;
+	bool told = false;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a CPU besides the hog's");
+	/* the hog stays in the pool's count however long it spins */
+	wqk_set_param(test, "cpu_intensive_thresh_us", "0");
+	wqk_turns_new(test, NULL, ps, turns, &next, ARRAY_SIZE(ps));
+	hog->hook = wqk_rt_hog_hook;
+	hog->data = &told;
+	queue_work_on(cpu, wq, &hog->work);
+	WQK_WAIT(test, &hog->started);
+	queue_work_on(cpu, wqk_wq_new(test, 0, 0), &ps[0]->work);
+	queue_work_on(cpu, wqk_wq_new(test, 0, 0), &ps[1]->work);
+	w = wqk_lender_start(test, WQK_FLUSH_WORK, NULL, ps[1], hog, SCHED_FIFO, 10);
+	WRITE_ONCE(hog->stop, true);
+	WQK_WAIT(test, &w->th->done);
+	WQK_WAIT(test, &ps[0]->finished);
+	KUNIT_EXPECT_TRUE(test, told);
+	KUNIT_EXPECT_EQ(test, turns[1].saw, 0);
+	KUNIT_EXPECT_EQ(test, turns[0].saw, 1);
+	wqk_expect_ran_at(test, ps[1], false, SCHED_FIFO, 10, "T");
+	wqk_expect_ran_at(test, ps[0], false, SCHED_NORMAL, 0, "Y");
+}
+
+/*
+ * SCHED_IDLE and SCHED_DEADLINE waiters lend nothing, not even to a nice
+ * 19 worker.
+ */
+static void idle_and_deadline_waiters_lend_nothing(struct kunit *test)
+{
+	static const int policies[] = { SCHED_IDLE, SCHED_DEADLINE };
+	static const struct wqk_loan l = { .flags = WQ_UNBOUND, .nice = MAX_NICE };
+	struct workqueue_struct *wq = wqk_loan_wq(test, &l);
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(policies); i++) {
+		struct wqk_probe *p = wqk_running_gated(test, wq, WORK_CPU_UNBOUND);
+		struct wqk_waiter *w;
+
+		w = wqk_lender_start(test, WQK_FLUSH_WORK, wq, p, p, policies[i], 0);
+		/* a loan is made by the time the waiter blocks */
+		KUNIT_EXPECT_TRUE_MSG(test, wqk_rank_is(p->task->policy, 0,
+							task_nice(p->task),
+							SCHED_NORMAL, MAX_NICE),
+				      "policy %d lent", policies[i]);
+		wqk_open(p);
+		WQK_WAIT(test, &w->th->done);
+		wqk_expect_ran_at(test, p, true, SCHED_NORMAL, MAX_NICE, "idle/deadline");
+	}
+}
+
+/* The workqueue_work_boost events of one worker, or of one item. */
+struct wqk_boosts {
+	pid_t pid;
+	struct work_struct *work;
+	atomic_t nr;
+	struct { struct work_struct *work; int from, to; } ev[4];
+};
+
+static void wqk_boost_probe(void *data, struct task_struct *worker,
+			    struct work_struct *work, int from, int to)
+{
+	struct wqk_boosts *b = data;
+	int i;
+
+	if (worker->pid != READ_ONCE(b->pid) && (!b->work || work != b->work))
+		return;
+	i = atomic_inc_return(&b->nr) - 1;
+	if (i < ARRAY_SIZE(b->ev)) {
+		b->ev[i].work = work;
+		b->ev[i].from = from;
+		b->ev[i].to = to;
+	}
+}
+
+static void wqk_boosts_off(void *arg)
+{
+	unregister_trace_workqueue_work_boost(wqk_boost_probe, arg);
+	tracepoint_synchronize_unregister();
+}
+
+static struct wqk_boosts *wqk_boosts_on(struct kunit *test)
+{
+	struct wqk_boosts *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	b->pid = -1;
+	KUNIT_ASSERT_EQ(test, register_trace_workqueue_work_boost(wqk_boost_probe, b), 0);
+	wqk_defer(test, wqk_boosts_off, b);
+	return b;
+}
+
+/*
+ * BH items have no worker and are left alone: a SCHED_FIFO 10 task
+ * flushing one (pending behind another that burns 2 ms in softirq) gets
+ * it run, and no loan is traced for it.
+ */
+static void bh_items_are_left_alone_by_waiters(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_BH, 0);
+	struct wqk_probe *burn = wqk_bh_probe_new(test, NULL);
+	struct wqk_probe *p = wqk_bh_probe_new(test, NULL);
+	struct wqk_boosts *b = wqk_boosts_on(test);
+	int a, cpu;
+
+	wqk_two_cpus(&a, &cpu);
+	b->work = &p->work;
+	burn->burn_us = 2000;
+	KUNIT_ASSERT_EQ(test, wqk_set_prio(SCHED_FIFO, 10), 0);
+	queue_work_on(cpu, wq, &burn->work);
+	queue_work_on(cpu, wq, &p->work);
+	flush_work(&p->work);
+	KUNIT_EXPECT_EQ(test, wqk_set_prio(SCHED_NORMAL, 0), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->runs), 1);
+	KUNIT_EXPECT_TRUE(test, p->in_softirq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->nr), 0);
+}
+
+/* The worker of @p: "PID(BOOSTED)" in the dump's in-flight list while lent. */
+static void lent_worker_shows_as_boosted_in_dumps(struct kunit *test)
+{
+	char name[WQK_NAME_LEN], want[96];
+	struct workqueue_struct *wq = wqk_named_wq(test, name);
+	struct wqk_probe *p = wqk_running_gated(test, wq, wqk_last_online_cpu());
+	struct wqk_waiter *w;
+	struct wqk_log *log;
+
+	w = wqk_lender_start(test, WQK_FLUSH_WORK, wq, p, p, SCHED_NORMAL, -10);
+	WQK_EXPECT_TASK_AT(test, p->task, SCHED_NORMAL, -10);
+	log = wqk_log_of(test, wqk_show_one, wq);
+	snprintf(want, sizeof(want), "    in-flight: %d(BOOSTED):wqk_probe_fn BAR(%d)",
+		 task_pid_nr(p->task), task_pid_nr(w->th->task));
+	KUNIT_EXPECT_STREQ(test, wqk_log_line(test, log, "    in-flight:"), want);
+	wqk_open(p);
+	WQK_WAIT(test, &w->th->done);
+}
+
+static void wqk_expect_boost(struct kunit *test, struct wqk_boosts *b, int i,
+			     struct work_struct *work, int from, int to)
+{
+	KUNIT_EXPECT_PTR_EQ_MSG(test, b->ev[i].work, work, "event %d", i);
+	KUNIT_EXPECT_EQ_MSG(test, b->ev[i].from, from, "event %d", i);
+	KUNIT_EXPECT_EQ_MSG(test, b->ev[i].to, to, "event %d", i);
+}
+
+/*
+ * workqueue:workqueue_work_boost traces each change of a lent worker's
+ * priority, as ranks (nice 19..-20 as 0..39, SCHED_FIFO p as 40 + p): a
+ * nice -10 waiter raises a nice-0 worker from 19 to 29, a SCHED_FIFO 10
+ * one then to 50, and the worker goes back to 19 after the item.
+ */
+static void each_change_of_a_loan_is_traced_as_ranks(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_probe *p = wqk_running_gated(test, wq, wqk_last_online_cpu());
+	struct wqk_boosts *b = wqk_boosts_on(test);
+	struct wqk_waiter *w1, *w2;
+
+	WRITE_ONCE(b->pid, task_pid_nr(p->task));
+	w1 = wqk_lender_start(test, WQK_FLUSH_WORK, wq, p, p, SCHED_NORMAL, -10);
+	WQK_EXPECT_TASK_AT(test, p->task, SCHED_NORMAL, -10);
+	w2 = wqk_lender_start(test, WQK_CANCEL_SYNC, wq, p, p, SCHED_FIFO, 10);
+	WQK_EXPECT_TASK_AT(test, p->task, SCHED_FIFO, 10);
+	wqk_open(p);
+	WQK_WAIT(test, &w1->th->done);
+	WQK_WAIT(test, &w2->th->done);
+	KUNIT_ASSERT_EQ(test, atomic_read(&b->nr), 3);
+	wqk_expect_boost(test, b, 0, &p->work, 19, 29);
+	wqk_expect_boost(test, b, 1, &p->work, 29, 50);
+	wqk_expect_boost(test, b, 2, NULL, 50, 19);
+}
+
+/*
+ * CPU-intensive detection still frees the CPU of a hog that a SCHED_FIFO
+ * waiter lends to: another item of the hog's CPU starts while the hog
+ * spins.  (The woken worker, nice 0, runs when the scheduler gives
+ * SCHED_OTHER tasks their share beside the SCHED_FIFO hog.)
+ */
+static void cpu_intensive_detection_still_frees_a_lent_hogs_cpu(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe *hog = wqk_probe_new(test, t);
+	struct wqk_probe *b = wqk_probe_new(test, t);
+	int cpu = wqk_last_online_cpu();
+	struct wqk_waiter *w;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a CPU besides the hog's");
+	wqk_set_param(test, "cpu_intensive_thresh_us", "10000");
+	hog->hook = wqk_spin_until_other_started;
+	hog->data = b;
+	queue_work_on(cpu, wq, &hog->work);
+	WQK_WAIT(test, &hog->started);
+	w = wqk_lender_start(test, WQK_FLUSH_WORK, wq, hog, hog, SCHED_FIFO, 10);
+	queue_work_on(cpu, wqk_wq_new(test, 0, 0), &b->work);
+	WQK_WAIT(test, &b->finished);
+	WQK_WAIT(test, &w->th->done);
+	KUNIT_EXPECT_EQ_MSG(test, b->running_at_start, 2,
+			    "the item started only after the lent hog");
+	KUNIT_EXPECT_EQ(test, b->cpu, cpu);
+	wqk_expect_ran_at(test, hog, true, SCHED_FIFO, 10, "hog");
+}
+
+/*
+ * A rescuer running an item is lent to as any worker, never below its
+ * own nice -20: a nice -10 waiter changes nothing, a SCHED_FIFO 10 one
+ * raises it until the item returns, and it is back at nice -20 after.
+ */
+static void rescuer_running_an_item_is_lent_to_but_never_lowered(struct kunit *test)
+{
+#ifdef WQ_HAS_WORKER_CREATION_FAULT
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_MEM_RECLAIM, 0);
+	struct wqk_probe *p = wqk_gated_probe(test, NULL);
+	int cpu = wqk_last_online_cpu();
+	struct wqk_waiter *w1, *w2;
+
+	wqk_starve_pool(test, cpu, 0);
+	queue_work_on(cpu, wq, &p->work);
+	WQK_WAIT(test, &p->started);
+	KUNIT_ASSERT_TRUE(test, p->rescuer);
+	w1 = wqk_lender_start(test, WQK_FLUSH_WORK, wq, p, p, SCHED_NORMAL, -10);
+	KUNIT_EXPECT_EQ(test, task_nice(p->task), MIN_NICE);
+	w2 = wqk_lender_start(test, WQK_CANCEL_SYNC, wq, p, p, SCHED_FIFO, 10);
+	WQK_EXPECT_TASK_AT(test, p->task, SCHED_FIFO, 10);
+	wqk_open(p);
+	WQK_WAIT(test, &w1->th->done);
+	WQK_WAIT(test, &w2->th->done);
+	wqk_expect_ran_at(test, p, true, SCHED_FIFO, 10, "rescuer");
+	WQK_EXPECT_TASK_AT(test, p->task, SCHED_NORMAL, MIN_NICE);
+#else
+	kunit_skip(test, "needs WQ_HAS_WORKER_CREATION_FAULT");
+#endif
+}
+
 static struct kunit_case wqk_pi_cases[] = {
 	KUNIT_CASE(waiter_lends_its_nice_to_the_running_item),
 	KUNIT_CASE(rt_waiter_lends_sched_fifo),
@@ -5864,10 +6521,23 @@ static struct kunit_case wqk_pi_cases[] = {
 	KUNIT_CASE(waited_item_behind_max_active_keeps_its_place),
 	KUNIT_CASE(ordered_workqueue_lends_to_what_runs_ahead),
 	KUNIT_CASE(a_lent_item_waiting_for_another_passes_the_loan_on),
+	KUNIT_CASE(a_fifo_loan_goes_down_a_chain_of_waiting_items),
 #ifdef CONFIG_RT_MUTEXES
 	KUNIT_CASE(loan_to_a_worker_blocked_on_an_rt_mutex_reaches_the_owner),
 #endif
 	KUNIT_CASE(no_worker_keeps_a_loan_after_the_wait),
+	KUNIT_CASE_PARAM(each_waiting_call_lends_to_the_running_item,
+			 wqk_item_wait_gen_params),
+	KUNIT_CASE(requeued_before_the_wait_both_runs_are_lent),
+	KUNIT_CASE(later_higher_waiters_raise_the_worker_further),
+	KUNIT_CASE(flush_and_drain_lend_to_items_queued_while_they_wait),
+	KUNIT_CASE(waited_pending_item_goes_first_and_alone_lent),
+	KUNIT_CASE(idle_and_deadline_waiters_lend_nothing),
+	KUNIT_CASE(bh_items_are_left_alone_by_waiters),
+	KUNIT_CASE(lent_worker_shows_as_boosted_in_dumps),
+	KUNIT_CASE(each_change_of_a_loan_is_traced_as_ranks),
+	KUNIT_CASE(cpu_intensive_detection_still_frees_a_lent_hogs_cpu),
+	KUNIT_CASE(rescuer_running_an_item_is_lent_to_but_never_lowered),
 	{}
 };
 #else
