@@ -5291,19 +5291,46 @@ static void wqk_expect_rt(struct kunit *test, struct wqk_probe *p)
 /*
  * Items of a WQ_RT workqueue run on SCHED_RR workers at the one priority
  * the class has (workqueue.rt_prio), named kworker/...R, for every kind
- * of workqueue: per-CPU, unbound, ordered, with a rescuer.
+ * of workqueue: per-CPU, unbound, ordered, with a rescuer; delayed and
+ * RCU items too.
  */
 static void rt_items_run_sched_rr_at_the_class_priority(struct kunit *test)
 {
 	struct workqueue_struct *wq = wqk_rt_kind_wq(test);
 	int cpu = wqk_last_online_cpu();
-	struct wqk_probe *p;
+	struct wqk_probe *p, *d, *r;
 
 	p = wqk_run_one(test, wq, cpu);
 	wqk_expect_rt(test, p);
 	KUNIT_EXPECT_EQ(test, p->comm[strlen(p->comm) - 1], 'R');
 	p = wqk_run_one(test, wq, WORK_CPU_UNBOUND);
 	wqk_expect_rt(test, p);
+
+	/* delayed work, its timer on another CPU, and RCU work too */
+	d = wqk_probe_new(test, NULL);
+	r = wqk_probe_new(test, NULL);
+	queue_delayed_work_on(cpumask_first(cpu_online_mask), wq, &d->dwork, 1);
+	queue_rcu_work(wq, &r->rwork);
+	WQK_WAIT(test, &d->finished);
+	WQK_WAIT(test, &r->finished);
+	wqk_expect_rt(test, d);
+	wqk_expect_rt(test, r);
+}
+
+/* Two workers of @wq's pool on @cpu that are idle now: no creation in the way. */
+static void wqk_rt_idle_workers(struct kunit *test, struct workqueue_struct *wq,
+				int cpu)
+{
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe *a = wqk_gated_probe(test, t);
+	struct wqk_probe *b = wqk_gated_probe(test, t);
+
+	queue_work_on(cpu, wq, &a->work);
+	queue_work_on(cpu, wq, &b->work);
+	WQK_WAIT_STARTED(test, t, 2);
+	wqk_open(a);
+	wqk_open(b);
+	flush_workqueue(wq);
 }
 
 /*
@@ -5315,22 +5342,12 @@ static void rt_items_run_sched_rr_at_the_class_priority(struct kunit *test)
 static void rt_item_preempts_a_normal_task_on_its_cpu(struct kunit *test)
 {
 	struct workqueue_struct *wq = wqk_wq_new(test, WQ_RT, 0);
-	struct wqk_tracker *t = wqk_tracker_new(test);
 	int cpu = wqk_last_online_cpu();
-	struct wqk_probe *a, *b, *p;
+	struct wqk_probe *p;
 
 	if (!IS_ENABLED(CONFIG_PREEMPTION))
 		kunit_skip(test, "needs a preemptible kernel");
-	/* two workers that are idle now: no worker creation in the way */
-	a = wqk_gated_probe(test, t);
-	b = wqk_gated_probe(test, t);
-	queue_work_on(cpu, wq, &a->work);
-	queue_work_on(cpu, wq, &b->work);
-	WQK_WAIT_STARTED(test, t, 2);
-	wqk_open(a);
-	wqk_open(b);
-	flush_workqueue(wq);
-
+	wqk_rt_idle_workers(test, wq, cpu);
 	wqk_pin_self(test, cpu, MIN_NICE);
 	p = wqk_probe_new(test, NULL);
 	queue_work_on(cpu, wq, &p->work);
@@ -5339,6 +5356,33 @@ static void rt_item_preempts_a_normal_task_on_its_cpu(struct kunit *test)
 	preempt_enable();
 	KUNIT_EXPECT_TRUE(test, completion_done(&p->finished));
 	WQK_WAIT(test, &p->finished);
+	wqk_expect_rt(test, p);
+}
+
+/*
+ * The class sits below any real-time task that asked for more: an RT
+ * item queued on its own CPU by a SCHED_FIFO task one level above the
+ * class has not started by the queuer's next preemption point, and runs
+ * once the queuer sleeps.
+ */
+static void rt_item_does_not_preempt_a_higher_rt_task(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_RT, 0);
+	int cpu = wqk_last_online_cpu();
+	struct wqk_probe *p;
+
+	if (wq_rt_prio >= MAX_RT_PRIO - 1)
+		kunit_skip(test, "no real-time priority above the class's");
+	wqk_rt_idle_workers(test, wq, cpu);
+	wqk_pin_self(test, cpu, 0);
+	KUNIT_ASSERT_EQ(test, wqk_set_prio(SCHED_FIFO, wq_rt_prio + 1), 0);
+	p = wqk_probe_new(test, NULL);
+	queue_work_on(cpu, wq, &p->work);
+	preempt_disable();
+	preempt_enable();
+	KUNIT_EXPECT_FALSE(test, completion_done(&p->started));
+	WQK_WAIT(test, &p->finished);
+	KUNIT_EXPECT_EQ(test, wqk_set_prio(SCHED_NORMAL, 0), 0);
 	wqk_expect_rt(test, p);
 }
 
@@ -5407,6 +5451,33 @@ static void unbound_rt_workqueue_follows_its_cpumask(struct kunit *test)
 }
 
 /*
+ * An unbound RT workqueue and a normal one with equal attributes do not
+ * share a pool: the RT one's items run SCHED_RR, the other's at nice 0,
+ * on workers of their own, before and after both are given the same
+ * cpumask.
+ */
+static void equal_attrs_rt_and_normal_unbound_do_not_share(struct kunit *test)
+{
+	struct workqueue_struct *rt = wqk_wq_new(test, WQ_RT | WQ_UNBOUND, 0);
+	struct workqueue_struct *plain = wqk_wq_new(test, WQ_UNBOUND, 0);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	int i;
+
+	cpumask_copy(attrs->cpumask, cpumask_of(wqk_last_online_cpu()));
+	for (i = 0; i < 2; i++) {
+		struct wqk_probe *p = wqk_run_one(test, rt, WORK_CPU_UNBOUND);
+		struct wqk_probe *q = wqk_run_one(test, plain, WORK_CPU_UNBOUND);
+
+		wqk_expect_rt(test, p);
+		KUNIT_EXPECT_EQ(test, q->policy, SCHED_NORMAL);
+		KUNIT_EXPECT_EQ(test, q->nice, 0);
+		KUNIT_EXPECT_PTR_NE(test, p->task, q->task);
+		KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(rt, attrs), 0);
+		KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(plain, attrs), 0);
+	}
+}
+
+/*
  * The RT pool of a CPU going down runs its items elsewhere, at RT
  * priority, and serves its CPU again once the CPU is back.
  */
@@ -5469,6 +5540,49 @@ static void rt_pool_starts_with_a_worker_in_reserve(struct kunit *test)
 				    "RT workers of CPU %d", cpu);
 }
 
+/*
+ * No user of the class gets a thread of its own: eight more WQ_RT
+ * workqueues, each running an item on one CPU (one at a time, as their
+ * users would), leave that CPU's RT pool with no more workers.
+ */
+static void rt_workqueues_add_no_threads(struct kunit *test)
+{
+	int cpu = wqk_last_online_cpu(), before, i;
+
+	wqk_run_one(test, wqk_wq_new(test, WQ_RT, 0), cpu);
+	before = wqk_count_rt_workers(cpu);
+	for (i = 0; i < 8; i++)
+		wqk_run_one(test, wqk_wq_new(test, WQ_RT, 0), cpu);
+	KUNIT_EXPECT_LE(test, wqk_count_rt_workers(cpu), before);
+}
+
+/*
+ * Dumps show the class's pools with "fifo=N" (workqueue.rt_prio), not a
+ * nice level: the pwq line of a busy WQ_RT workqueue, and its pool's line.
+ */
+static void rt_pools_show_fifo_in_dumps(struct kunit *test)
+{
+	char name[WQK_NAME_LEN], want[64], fifo[16];
+	struct workqueue_struct *wq = __wqk_named_wq(test, name, WQ_RT);
+	struct wqk_probe *p = wqk_gated_probe(test, NULL);
+	struct wqk_log *log;
+	const char *line;
+
+	queue_work_on(wqk_last_online_cpu(), wq, &p->work);
+	WQK_WAIT(test, &p->started);
+	log = wqk_log_of(test, wqk_show_all, NULL);
+	wqk_open(p);
+	snprintf(fifo, sizeof(fifo), " fifo=%d ", wq_rt_prio);
+	snprintf(want, sizeof(want), "workqueue %s:", name);
+	line = wqk_log_line_after(test, log, want, "  pwq ");
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(line, fifo), "%s", line);
+	KUNIT_EXPECT_NULL_MSG(test, strstr(line, "nice="), "%s", line);
+	snprintf(want, sizeof(want), "pool %d:", wqk_pwq_line_pool(line));
+	line = wqk_log_line(test, log, want);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(line, fifo), "%s", line);
+	KUNIT_EXPECT_NULL_MSG(test, strstr(line, "nice="), "%s", line);
+}
+
 /* WQ_RT with WQ_BH or WQ_HIGHPRI makes no sense: refused, NULL. */
 static void rt_flag_combinations_that_make_no_sense_are_refused(struct kunit *test)
 {
@@ -5487,9 +5601,10 @@ static void rt_flag_combinations_that_make_no_sense_are_refused(struct kunit *te
 
 /*
  * The rescuer of an RT workqueue runs its items at RT priority: with the
- * CPU's RT pool starved, the rescued items still run SCHED_RR.
+ * CPU's RT pool starved, the rescued items still run SCHED_RR; and the
+ * rescuer returns to nice -20 when done.
  */
-static void rescuer_of_an_rt_workqueue_runs_items_sched_rr(struct kunit *test)
+static void rescuer_of_an_rt_workqueue_runs_items_sched_rr_then_nice_minus_20(struct kunit *test)
 {
 #ifdef WQ_HAS_WORKER_CREATION_FAULT
 	struct workqueue_struct *wq = wqk_wq_new(test, WQ_RT | WQ_MEM_RECLAIM, 0);
@@ -5502,6 +5617,11 @@ static void rescuer_of_an_rt_workqueue_runs_items_sched_rr(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, ps[i]->rescuer);
 		wqk_expect_rt(test, ps[i]);
 	}
+	/* its task lives as long as the workqueue */
+	if (ps[0]->rescuer)
+		KUNIT_EXPECT_TRUE_MSG(test, wqk_task_reaches(ps[0]->task, SCHED_NORMAL,
+							     MIN_NICE),
+				      "the rescuer did not return to nice -20");
 #else
 	kunit_skip(test, "needs WQ_HAS_WORKER_CREATION_FAULT");
 #endif
@@ -5547,13 +5667,17 @@ static struct kunit_case wqk_rt_cases[] = {
 	KUNIT_CASE_PARAM(rt_items_run_sched_rr_at_the_class_priority,
 			 wqk_rt_kind_gen_params),
 	KUNIT_CASE(rt_item_preempts_a_normal_task_on_its_cpu),
+	KUNIT_CASE(rt_item_does_not_preempt_a_higher_rt_task),
 	KUNIT_CASE(rt_item_that_sleeps_does_not_hold_back_the_next),
 	KUNIT_CASE(ordered_rt_workqueue_keeps_queueing_order),
 	KUNIT_CASE(unbound_rt_workqueue_follows_its_cpumask),
+	KUNIT_CASE(equal_attrs_rt_and_normal_unbound_do_not_share),
 	KUNIT_CASE(rt_pool_serves_its_cpu_across_hotplug),
 	KUNIT_CASE(rt_flag_combinations_that_make_no_sense_are_refused),
-	KUNIT_CASE(rescuer_of_an_rt_workqueue_runs_items_sched_rr),
+	KUNIT_CASE(rescuer_of_an_rt_workqueue_runs_items_sched_rr_then_nice_minus_20),
 	KUNIT_CASE(rt_cpu_hog_lets_the_next_rt_item_start),
+	KUNIT_CASE(rt_workqueues_add_no_threads),
+	KUNIT_CASE(rt_pools_show_fifo_in_dumps),
 	{}
 };
 #else

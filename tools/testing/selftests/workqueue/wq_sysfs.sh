@@ -11,7 +11,7 @@ P=$WQ_SYSFS/twq_percpu
 ALL=$(cat $WQ_SYSFS/cpumask)
 
 ktap_print_header
-ktap_set_plan 34
+ktap_set_plan 36
 
 # global unbound cpumask
 check "cpumask_requested and cpumask_isolated are readable" \
@@ -129,9 +129,18 @@ if echo create 2>/dev/null > $TWQ_DEBUGFS/rt; then
 	check "rt reads 1 for a WQ_RT workqueue" [ "$(cat $R/rt)" = 1 ]
 	check "rt reads 0 for the others" [ "$(cat $U/rt)$(cat $P/rt)" = 00 ]
 	check "rt is read-only" [ "$(stat -c %a $R/rt)" = 444 ]
+	# the class's priority, fixed after boot
+	RTP=/sys/module/workqueue/parameters/rt_prio
+	if grep -q 'workqueue\.rt_prio=' /proc/cmdline; then
+		ktap_test_skip "rt_prio reads its default, 1 (set on the command line)"
+	else
+		check "rt_prio reads its default, 1" [ "$(cat $RTP)" = 1 ]
+	fi
+	check "rt_prio is read-only" [ "$(stat -c %a $RTP)" = 444 ]
 else
 	for what in "rt reads 1 for a WQ_RT workqueue" "rt reads 0 for the others" \
-		    "rt is read-only"; do
+		    "rt is read-only" "rt_prio reads its default, 1" \
+		    "rt_prio is read-only"; do
 		ktap_test_skip "$what (no WQ_RT in this kernel)"
 	done
 fi
