@@ -6697,6 +6697,7 @@ static struct kunit_suite wqk_pi_suite = {
  * @seq: a counter shared by the items of a case, or %NULL
  * @in_softirq: the last execution was in softirq context
  * @policy: the executing task's policy (in task context)
+ * @cpu: the CPU of the last execution
  * @done: completed at each execution
  */
 struct wqk_precise {
@@ -6708,6 +6709,7 @@ struct wqk_precise {
 	atomic_t *seq;
 	bool in_softirq;
 	int policy;
+	int cpu;
 	struct completion done;
 };
 
@@ -6719,6 +6721,7 @@ static void wqk_precise_fn(struct work_struct *work)
 	x->ran = ktime_get();
 	x->in_softirq = in_serving_softirq();
 	x->policy = in_task() ? current->policy : -1;
+	x->cpu = raw_smp_processor_id();
 	if (x->seq)
 		x->turn = atomic_inc_return(x->seq);
 	atomic_inc(&x->runs);
@@ -6878,23 +6881,321 @@ static void precise_calls_return_what_delayed_work_returns(struct kunit *test)
 	cancel_delayed_work_sync(dw);
 }
 
-/* A zero (or negative) delay queues at once: no timer is armed. */
-static void precise_zero_delay_queues_at_once(struct kunit *test)
+/* Calls of the delayed and precise families, for a side-by-side run. */
+enum wqk_dp_call {
+	WQK_DP_QUEUE_ON, WQK_DP_MOD_ON, WQK_DP_PENDING, WQK_DP_DISABLE,
+	WQK_DP_DISABLE_SYNC, WQK_DP_ENABLE, WQK_DP_CANCEL_SYNC,
+};
+
+/*
+ * @call on @cpu of @wq, for the precise item @pw, or for the delayed
+ * item @dw if @pw is %NULL, with a delay too long to expire meanwhile.
+ */
+static bool wqk_dp_call(enum wqk_dp_call call, struct workqueue_struct *wq,
+			int cpu, struct delayed_work *dw, struct precise_work *pw)
+{
+	const ktime_t far = ns_to_ktime(3600ULL * NSEC_PER_SEC);
+
+	switch (call) {
+	case WQK_DP_QUEUE_ON:
+		return pw ? queue_precise_work_on(cpu, wq, pw, far, 0) :
+			    queue_delayed_work_on(cpu, wq, dw, 3600 * HZ);
+	case WQK_DP_MOD_ON:
+		return pw ? mod_precise_work_on(cpu, wq, pw, far, 0) :
+			    mod_delayed_work_on(cpu, wq, dw, 3600 * HZ);
+	case WQK_DP_PENDING:
+		return pw ? precise_work_pending(pw) : delayed_work_pending(dw);
+	case WQK_DP_DISABLE:
+		return pw ? disable_precise_work(pw) : disable_delayed_work(dw);
+	case WQK_DP_DISABLE_SYNC:
+		return pw ? disable_precise_work_sync(pw) :
+			    disable_delayed_work_sync(dw);
+	case WQK_DP_ENABLE:
+		return pw ? enable_precise_work(pw) : enable_delayed_work(dw);
+	default:
+		return pw ? cancel_precise_work_sync(pw) : cancel_delayed_work_sync(dw);
+	}
+}
+
+/*
+ * The rest of the family returns what delayed work returns too: the _on
+ * calls with a CPU, disable nested twice and enabled twice, queue and mod
+ * while disabled, disable_..._sync, and _pending() after each; and the
+ * _on calls run the item on their CPU.
+ */
+static void precise_disable_and_on_calls_return_what_delayed_work_returns(struct kunit *test)
+{
+	static const enum wqk_dp_call calls[] = {
+		WQK_DP_QUEUE_ON, WQK_DP_PENDING, WQK_DP_DISABLE, WQK_DP_DISABLE,
+		WQK_DP_PENDING, WQK_DP_MOD_ON, WQK_DP_PENDING, WQK_DP_QUEUE_ON,
+		WQK_DP_ENABLE, WQK_DP_QUEUE_ON, WQK_DP_PENDING, WQK_DP_ENABLE,
+		WQK_DP_QUEUE_ON, WQK_DP_PENDING, WQK_DP_DISABLE_SYNC,
+		WQK_DP_PENDING, WQK_DP_ENABLE, WQK_DP_MOD_ON, WQK_DP_PENDING,
+		WQK_DP_MOD_ON, WQK_DP_CANCEL_SYNC, WQK_DP_PENDING,
+	};
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_precise *x = wqk_precise_new(test);
+	struct delayed_work *dw = kunit_kzalloc(test, sizeof(*dw), GFP_KERNEL);
+	int i, a, b;
+
+	KUNIT_ASSERT_NOT_NULL(test, dw);
+	INIT_DELAYED_WORK(dw, wqk_dwork_nop);
+	wqk_two_cpus(&a, &b);
+	for (i = 0; i < ARRAY_SIZE(calls); i++) {
+		bool d = wqk_dp_call(calls[i], wq, a, dw, NULL);
+
+		KUNIT_EXPECT_EQ_MSG(test, wqk_dp_call(calls[i], wq, a, NULL, &x->pw), d,
+				    "call %d", i);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&x->runs), 0);
+	KUNIT_EXPECT_TRUE(test, queue_precise_work_on(a, wq, &x->pw, 100 * NSEC_PER_USEC, 0));
+	WQK_WAIT(test, &x->done);
+	KUNIT_EXPECT_EQ(test, x->cpu, a);
+	KUNIT_EXPECT_FALSE(test, mod_precise_work_on(b, wq, &x->pw, 100 * NSEC_PER_USEC, 0));
+	WQK_WAIT(test, &x->done);
+	KUNIT_EXPECT_EQ(test, x->cpu, b);
+}
+
+/*
+ * mod_precise_work_on() moves a pending item's deadline either way: from
+ * an hour to 1 ms (queued no earlier than 1 ms after the mod), and from
+ * 10 ms to an hour (nothing queued when the 10 ms are up; the item waits
+ * behind a blocker should the 10 ms run out before the mod).
+ */
+static void mod_precise_work_moves_a_pending_deadline_both_ways(struct kunit *test)
 {
 	struct workqueue_struct *wq = wqk_wq_new(test, 0, 1);
 	struct wqk_precise *x = wqk_precise_new(test);
+	struct wqk_precise *y = wqk_precise_new(test);
 	struct wqk_probe *blocker = wqk_gated_probe(test, NULL);
+	const ktime_t hour = ns_to_ktime(3600ULL * NSEC_PER_SEC);
 	int cpu = wqk_last_online_cpu();
 
-	/* max_active 1: the item waits behind the blocker, seen queued */
+	wqk_precise_queue(x, cpu, wq, ktime_to_ns(hour), 0);
+	x->queued = ktime_get();
+	KUNIT_EXPECT_TRUE(test, mod_precise_work_on(cpu, wq, &x->pw, ms_to_ktime(1), 0));
+	WQK_WAIT(test, &x->done);
+	KUNIT_EXPECT_GE(test, ktime_to_ns(ktime_sub(x->ran, x->queued)),
+			(s64)NSEC_PER_MSEC);
+
 	queue_work_on(cpu, wq, &blocker->work);
 	WQK_WAIT(test, &blocker->started);
-	KUNIT_EXPECT_TRUE(test, wqk_precise_queue(x, cpu, wq, 0, 0));
-	KUNIT_EXPECT_FALSE(test, hrtimer_active(&x->pw.timer));
-	KUNIT_EXPECT_TRUE(test, work_busy(&x->pw.work) & WORK_BUSY_PENDING);
+	wqk_precise_queue(y, cpu, wq, 10 * NSEC_PER_MSEC, 0);
+	KUNIT_EXPECT_TRUE(test, mod_precise_work_on(cpu, wq, &y->pw, hour, 0));
+	msleep(WQK_SETTLE_MS);
 	wqk_open(blocker);
-	WQK_WAIT(test, &x->done);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_TRUE(test, hrtimer_active(&y->pw.timer));
+	KUNIT_EXPECT_TRUE(test, cancel_precise_work(&y->pw));
 	KUNIT_EXPECT_EQ(test, atomic_read(&x->runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&y->runs), 0);
+}
+
+/* What workqueue_precise_expire saw of the items of a case. */
+struct wqk_expiries {
+	struct work_struct *work[4];
+	atomic_t nr[4];
+	ktime_t expires;	/* of the first item */
+	ktime_t now;		/* when its event came */
+};
+
+static void wqk_expire_probe(void *data, struct work_struct *work, ktime_t expires)
+{
+	struct wqk_expiries *e = data;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(e->work); i++) {
+		if (work != e->work[i])
+			continue;
+		if (!i) {
+			e->expires = expires;
+			e->now = ktime_get();
+		}
+		atomic_inc(&e->nr[i]);
+	}
+}
+
+static void wqk_expire_probe_off(void *arg)
+{
+	unregister_trace_workqueue_precise_expire(wqk_expire_probe, arg);
+	tracepoint_synchronize_unregister();
+}
+
+/*
+ * workqueue:workqueue_precise_expire records each expiry with the time it
+ * was due, no earlier than queueing plus the delay, and never after its
+ * own time: once for an item queued with 1 ms; not for a delay of 0, nor
+ * for a timer cancelled, nor for one that flush_precise_work() stopped.
+ */
+static void precise_expiry_is_traced_with_its_due_time(struct kunit *test)
+{
+	struct wqk_expiries *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_precise *x[4];
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	for (i = 0; i < ARRAY_SIZE(x); i++) {
+		x[i] = wqk_precise_new(test);
+		e->work[i] = &x[i]->pw.work;
+	}
+	KUNIT_ASSERT_EQ(test, register_trace_workqueue_precise_expire(wqk_expire_probe, e), 0);
+	wqk_defer(test, wqk_expire_probe_off, e);
+	wqk_precise_queue(x[0], WORK_CPU_UNBOUND, wq, NSEC_PER_MSEC, 0);
+	wqk_precise_queue(x[1], WORK_CPU_UNBOUND, wq, 0, 0);
+	wqk_precise_queue(x[2], WORK_CPU_UNBOUND, wq, 3600ULL * NSEC_PER_SEC, 0);
+	wqk_precise_queue(x[3], WORK_CPU_UNBOUND, wq, 3600ULL * NSEC_PER_SEC, 0);
+	KUNIT_EXPECT_TRUE(test, cancel_precise_work(&x[2]->pw));
+	KUNIT_EXPECT_TRUE(test, flush_precise_work(&x[3]->pw));
+	WQK_WAIT(test, &x[0]->done);
+	WQK_WAIT(test, &x[1]->done);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->nr[0]), 1);
+	for (i = 1; i < ARRAY_SIZE(x); i++)
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&e->nr[i]), 0, "item %d", i);
+	KUNIT_EXPECT_GE(test, ktime_to_ns(e->expires),
+			ktime_to_ns(x[0]->queued) + (s64)NSEC_PER_MSEC);
+	KUNIT_EXPECT_GE(test, ktime_to_ns(e->now), ktime_to_ns(e->expires));
+}
+
+/* The calls whose kernel-doc says "Context: any", and where to make them. */
+struct wqk_any_context {
+	struct hrtimer timer;
+	struct workqueue_struct *wq;
+	struct wqk_precise *x[3];
+	bool ret[4];
+	struct completion done;
+};
+
+/*
+ * Queue x[0] for 100 us; queue x[1] for an hour and move it to 100 us;
+ * queue x[2] for an hour and cancel it; disable the idle x[2], enable it.
+ */
+static void wqk_any_context_calls(struct wqk_any_context *c)
+{
+	const ktime_t soon = ns_to_ktime(100 * NSEC_PER_USEC);
+	const ktime_t hour = ns_to_ktime(3600ULL * NSEC_PER_SEC);
+
+	c->ret[0] = queue_precise_work(c->wq, &c->x[0]->pw, soon, 0);
+	c->ret[1] = queue_precise_work(c->wq, &c->x[1]->pw, hour, 0) &&
+		    mod_precise_work(c->wq, &c->x[1]->pw, soon, 0);
+	c->ret[2] = queue_precise_work(c->wq, &c->x[2]->pw, hour, 0) &&
+		    cancel_precise_work(&c->x[2]->pw);
+	c->ret[3] = !disable_precise_work(&c->x[2]->pw) &&
+		    enable_precise_work(&c->x[2]->pw);
+}
+
+static enum hrtimer_restart wqk_any_context_timer_fn(struct hrtimer *timer)
+{
+	struct wqk_any_context *c = container_of(timer, struct wqk_any_context,
+						 timer);
+
+	wqk_any_context_calls(c);
+	complete(&c->done);
+	return HRTIMER_NORESTART;
+}
+
+static void wqk_any_context_cleanup(void *arg)
+{
+	hrtimer_cancel(&((struct wqk_any_context *)arg)->timer);
+}
+
+/*
+ * "Context: any": queueing, moving, cancelling, disabling and enabling
+ * precise items from a hard-interrupt hrtimer callback, and under a raw
+ * spinlock with interrupts off, return what they return in process
+ * context, and the items run once each (x[2] never); lockdep and the
+ * atomic-sleep checks of the debug configurations watch the calls.
+ */
+static void precise_calls_of_any_context_work_in_hard_irq_and_under_a_raw_lock(struct kunit *test)
+{
+	static DEFINE_RAW_SPINLOCK(lock);
+	unsigned long flags;
+	int i, k;
+
+	for (i = 0; i < 2; i++) {
+		struct wqk_any_context *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		c->wq = wqk_wq_new(test, 0, 0);
+		for (k = 0; k < ARRAY_SIZE(c->x); k++)
+			c->x[k] = wqk_precise_new(test);
+		init_completion(&c->done);
+		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+		c->timer.function = wqk_any_context_timer_fn;
+		wqk_defer(test, wqk_any_context_cleanup, c);
+		if (i) {
+			raw_spin_lock_irqsave(&lock, flags);
+			wqk_any_context_calls(c);
+			raw_spin_unlock_irqrestore(&lock, flags);
+		} else {
+			hrtimer_start(&c->timer, 0, HRTIMER_MODE_REL_HARD);
+			WQK_WAIT(test, &c->done);
+		}
+		WQK_WAIT(test, &c->x[0]->done);
+		WQK_WAIT(test, &c->x[1]->done);
+		for (k = 0; k < ARRAY_SIZE(c->ret); k++)
+			KUNIT_EXPECT_TRUE_MSG(test, c->ret[k], "%s: call %d",
+					      i ? "raw lock" : "hard irq", k);
+		KUNIT_EXPECT_EQ(test, atomic_read(&c->x[2]->runs), 0);
+	}
+}
+
+/*
+ * An item on the stack (INIT_PRECISE_WORK_ONSTACK()) runs, and is
+ * destroyed idle (destroy_precise_work_on_stack()): debugobjects, in the
+ * debug configurations, report any misuse in the log.
+ */
+static void onstack_precise_item_runs_and_is_destroyed(struct kunit *test)
+{
+	struct wqk_precise x = { };
+
+	init_completion(&x.done);
+	INIT_PRECISE_WORK_ONSTACK(&x.pw, wqk_precise_fn);
+	x.queued = ktime_get();
+	KUNIT_EXPECT_TRUE(test, queue_precise_work(system_wq, &x.pw,
+						   100 * NSEC_PER_USEC, 0));
+	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&x.done, WQK_TIMEOUT), 0UL);
+	/* idle before it goes, whatever happened */
+	cancel_precise_work_sync(&x.pw);
+	destroy_precise_work_on_stack(&x.pw);
+	KUNIT_EXPECT_EQ(test, atomic_read(&x.runs), 1);
+	KUNIT_EXPECT_GE(test, ktime_to_ns(ktime_sub(x.ran, x.queued)),
+			(s64)(100 * NSEC_PER_USEC));
+}
+
+/*
+ * A zero or negative delay queues at once, no timer armed: queueing with
+ * 0, -1 ns and KTIME_MIN, and moving a pending item's delay to 0.
+ */
+static void precise_zero_or_negative_delay_queues_at_once(struct kunit *test)
+{
+	static const s64 delays[] = { 0, -1, KTIME_MIN };
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 1);
+	struct wqk_probe *blocker = wqk_gated_probe(test, NULL);
+	struct wqk_precise *x[ARRAY_SIZE(delays) + 1];
+	int cpu = wqk_last_online_cpu(), i, n = ARRAY_SIZE(delays);
+
+	/* max_active 1: the items wait behind the blocker, seen queued */
+	queue_work_on(cpu, wq, &blocker->work);
+	WQK_WAIT(test, &blocker->started);
+	for (i = 0; i < ARRAY_SIZE(x); i++) {
+		x[i] = wqk_precise_new(test);
+		if (i < n) {
+			KUNIT_EXPECT_TRUE(test, queue_precise_work_on(cpu, wq, &x[i]->pw,
+								      delays[i], 0));
+		} else {
+			wqk_precise_queue(x[i], cpu, wq, 3600ULL * NSEC_PER_SEC, 0);
+			KUNIT_EXPECT_TRUE(test, mod_precise_work_on(cpu, wq, &x[i]->pw, 0, 0));
+		}
+		KUNIT_EXPECT_FALSE_MSG(test, hrtimer_active(&x[i]->pw.timer), "item %d", i);
+		KUNIT_EXPECT_TRUE_MSG(test, work_busy(&x[i]->pw.work) & WORK_BUSY_PENDING,
+				      "item %d", i);
+	}
+	wqk_open(blocker);
+	for (i = 0; i < ARRAY_SIZE(x); i++) {
+		WQK_WAIT(test, &x[i]->done);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&x[i]->runs), 1, "item %d", i);
+	}
 }
 
 /* On a BH workqueue the item runs in softirq context. */
@@ -6990,7 +7291,12 @@ static struct kunit_case wqk_precise_cases[] = {
 	KUNIT_CASE_PARAM(precise_item_is_never_early, wqk_kind_gen_params),
 	KUNIT_CASE(precise_items_run_in_deadline_order),
 	KUNIT_CASE(precise_calls_return_what_delayed_work_returns),
-	KUNIT_CASE(precise_zero_delay_queues_at_once),
+	KUNIT_CASE(precise_disable_and_on_calls_return_what_delayed_work_returns),
+	KUNIT_CASE(mod_precise_work_moves_a_pending_deadline_both_ways),
+	KUNIT_CASE(precise_expiry_is_traced_with_its_due_time),
+	KUNIT_CASE(onstack_precise_item_runs_and_is_destroyed),
+	KUNIT_CASE(precise_calls_of_any_context_work_in_hard_irq_and_under_a_raw_lock),
+	KUNIT_CASE(precise_zero_or_negative_delay_queues_at_once),
 	KUNIT_CASE(precise_item_on_bh_workqueue_runs_in_softirq),
 #ifdef WQ_HAS_RT_CLASS
 	KUNIT_CASE(precise_item_on_rt_workqueue_runs_sched_rr),
@@ -7245,30 +7551,57 @@ static void wqk_hist_opener_cleanup(void *arg)
 }
 
 /*
- * flush_work() on an item that runs 30 ms more counts about that long;
- * flush_workqueue() on the idle workqueue counts too.
+ * Wait with @op for an item of @wq, queued on @cpu as @op's item, that
+ * @o lets go after WQK_HIST_HOLD_MS.
  */
-static void hist_counts_flush_waits(struct kunit *test)
+static void wqk_hist_held_wait(struct kunit *test, struct workqueue_struct *wq,
+			       struct wqk_hist_opener *o, enum wqk_wait_op op,
+			       int cpu)
 {
-	int cpu = wqk_last_online_cpu();
-	struct workqueue_struct *wq = wqk_hist_wq(test, 0, cpu);
 	struct wqk_probe *p = wqk_gated_probe(test, NULL);
+
+	o->p = p;
+	wqk_queue_for(op, wq, p, cpu);
+	WQK_WAIT(test, &p->started);
+	/* the wait below begins before the opener's timer can expire */
+	queue_delayed_work(system_wq, &o->dwork,
+			   msecs_to_jiffies(WQK_HIST_HOLD_MS) + 1);
+	wqk_wait_call(op, wq, p);
+	KUNIT_EXPECT_TRUE_MSG(test, completion_done(&p->finished),
+			      "op %d returned before the item", op);
+}
+
+/*
+ * Flush waits are all counted: every call that waits for an item, and
+ * flush_workqueue(), waiting for an item that runs 30 ms more, counts
+ * about that long; flush_workqueue() on the idle workqueue counts too.
+ */
+static void hist_counts_the_wait_of_every_flush_and_sync_call(struct kunit *test)
+{
+	static const enum wqk_wait_op ops[] = {
+		WQK_FLUSH_WORK, WQK_FLUSH_WORKQUEUE, WQK_FLUSH_DELAYED,
+		WQK_FLUSH_RCU, WQK_CANCEL_SYNC, WQK_CANCEL_DELAYED_SYNC,
+		WQK_DISABLE_SYNC, WQK_DISABLE_DELAYED_SYNC,
+#ifdef WQ_HAS_PRECISE_WORK
+		WQK_FLUSH_PRECISE, WQK_CANCEL_PRECISE_SYNC,
+		WQK_DISABLE_PRECISE_SYNC,
+#endif
+	};
+	int cpu = wqk_last_online_cpu(), i;
+	struct workqueue_struct *wq = wqk_hist_wq(test, 0, cpu);
 	struct wqk_hist_opener *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, o);
 	INIT_DELAYED_WORK(&o->dwork, wqk_hist_open_fn);
-	o->p = p;
 	wqk_defer(test, wqk_hist_opener_cleanup, o);
-	queue_work_on(cpu, wq, &p->work);
-	WQK_WAIT(test, &p->started);
-	/* the flush below begins before the opener's timer can expire */
-	queue_delayed_work(system_wq, &o->dwork,
-			   msecs_to_jiffies(WQK_HIST_HOLD_MS) + 1);
-	KUNIT_EXPECT_TRUE(test, flush_work(&p->work));
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
+		wqk_hist_held_wait(test, wq, o, ops[i], cpu);
 	flush_workqueue(wq);
-	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_FLUSH), 2);
+	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_FLUSH),
+			ARRAY_SIZE(ops) + 1);
 	KUNIT_EXPECT_EQ(test, wqk_hist_from(test, wq, WQ_HIST_FLUSH,
-					    WQK_HIST_HOLD_MS * USEC_PER_MSEC), 1);
+					    WQK_HIST_HOLD_MS * USEC_PER_MSEC),
+			ARRAY_SIZE(ops));
 }
 
 #define WQK_HIST_PERIOD	4
@@ -7382,18 +7715,179 @@ static void hist_counts_the_first_item_of_every_pwq(struct kunit *test)
 				    "histogram %d", kinds[i]);
 }
 
+/* The workqueue_sample events of one workqueue, by name. */
+struct wqk_samples {
+	const char *wq_name;
+	atomic_t nr;
+	atomic_t weight;
+	atomic_t other_function;	/* not wqk_probe_fn */
+	atomic_t cpu_above_run;
+};
+
+static void wqk_sample_probe(void *data, work_func_t function, const char *wq_name,
+			     u64 latency, u64 run, u64 cpu, unsigned int weight)
+{
+	struct wqk_samples *s = data;
+
+	if (strcmp(wq_name, s->wq_name))
+		return;
+	atomic_inc(&s->nr);
+	atomic_add(weight, &s->weight);
+	if (function != wqk_probe_fn)
+		atomic_inc(&s->other_function);
+	if (cpu > run)
+		atomic_inc(&s->cpu_above_run);
+}
+
+static void wqk_samples_off(void *arg)
+{
+	unregister_trace_workqueue_sample(wqk_sample_probe, arg);
+	tracepoint_synchronize_unregister();
+}
+
+/*
+ * A workqueue named in @name, its pwq of @cpu ready, and the samples
+ * traced for it from here on.
+ */
+static struct wqk_samples *wqk_samples_on(struct kunit *test, char *name,
+					  struct workqueue_struct **wq, int cpu)
+{
+	struct wqk_samples *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	*wq = wqk_named_wq(test, name);
+	wqk_hist_ready(test, *wq, cpu, false);
+	s->wq_name = name;
+	KUNIT_ASSERT_EQ(test, register_trace_workqueue_sample(wqk_sample_probe, s), 0);
+	wqk_defer(test, wqk_samples_off, s);
+	return s;
+}
+
+/* Queue @p on @cpu of @wq and wait for it, @n times. */
+static void wqk_run_n(struct workqueue_struct *wq, struct wqk_probe *p, int cpu,
+		      int n)
+{
+	while (n--) {
+		queue_work_on(cpu, wq, &p->work);
+		flush_work(&p->work);
+	}
+}
+
+/*
+ * workqueue:workqueue_sample traces each sample the histograms count,
+ * with its function, its workqueue, run times (on the CPU no more than
+ * on the clock) and the items it stands for: with one item in 4 timed,
+ * 1 + 4n items give 1 + n events whose weights add up to 1 + 4n, the
+ * histograms' total.
+ */
+static void hist_sample_events_carry_what_the_histograms_count(struct kunit *test)
+{
+	int cpu = wqk_last_online_cpu(), n = 1 + 5 * WQK_HIST_PERIOD;
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	struct workqueue_struct *wq;
+	char name[WQK_NAME_LEN];
+	struct wqk_samples *s = wqk_samples_on(test, name, &wq, cpu);
+
+	wqk_hist_period(test, WQK_HIST_PERIOD);
+	wqk_run_n(wq, p, cpu, n);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr), 1 + 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->weight), n);
+	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_RUNNING), n);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->other_function), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->cpu_above_run), 0);
+}
+
+/* Slower than 10 items a second on a CPU. */
+#define WQK_HIST_SLOW_MS	150
+
+/*
+ * The adaptive period (workqueue.hist_period 0) times every item of a
+ * workqueue that queues fewer than 10 a second on a CPU, each standing
+ * for itself; after a burst it samples less, and the sample that follows
+ * it stands for every item since, so that the counts are exact again.
+ */
+static void hist_adaptive_period_times_every_slow_item(struct kunit *test)
+{
+	int cpu = wqk_last_online_cpu(), i, items;
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	struct workqueue_struct *wq;
+	char name[WQK_NAME_LEN];
+	struct wqk_samples *s = wqk_samples_on(test, name, &wq, cpu);
+
+	wqk_hist_period(test, 0);
+	for (i = 0; i < 3; i++) {
+		msleep(WQK_HIST_SLOW_MS);
+		wqk_run_n(wq, p, cpu, 1);
+		KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_RUNNING), i + 1);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->weight), 3);
+	wqk_run_n(wq, p, cpu, 8);
+	items = 3 + 8;
+	for (i = 0; i < 16 && wqk_hist_total(test, wq, WQ_HIST_RUNNING) != items; i++) {
+		msleep(WQK_HIST_SLOW_MS);
+		wqk_run_n(wq, p, cpu, 1);
+		items++;
+	}
+	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_RUNNING), items);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->weight), items);
+}
+
+/* Every histogram's total. */
+static void wqk_hist_totals(struct kunit *test, struct workqueue_struct *wq,
+			    u64 *totals)
+{
+	int k;
+
+	for (k = 0; k < WQ_NR_HISTS; k++)
+		totals[k] = wqk_hist_total(test, wq, k);
+}
+
+/*
+ * An unbound workqueue's counts survive the release of its pwqs: three
+ * attribute changes replace them, the item histograms' totals stay, and
+ * the items of the new pwqs add to them.
+ */
+static void hist_counts_survive_a_pwq_release(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 0);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	u64 before[WQ_NR_HISTS], after[WQ_NR_HISTS];
+	int i, k;
+
+	wqk_hist_ready(test, wq, WORK_CPU_UNBOUND, false);
+	wqk_run_n(wq, p, WORK_CPU_UNBOUND, 3);
+	wqk_hist_totals(test, wq, before);
+	KUNIT_EXPECT_EQ(test, before[WQ_HIST_RUNNING], 3);
+	for (i = 1; i <= 3; i++) {
+		attrs->nice = i;
+		KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+		wqk_hist_totals(test, wq, after);
+		/* the item histograms: flush waits count the wait of the calls */
+		for (k = 0; k < WQ_HIST_FLUSH; k++)
+			KUNIT_EXPECT_EQ_MSG(test, after[k], before[k],
+					    "histogram %d after change %d", k, i);
+	}
+	wqk_run_n(wq, p, WORK_CPU_UNBOUND, 2);
+	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_RUNNING), 5);
+}
+
 static struct kunit_case wqk_hist_cases[] = {
 	KUNIT_CASE_PARAM(hist_counts_the_time_behind_max_active, wqk_kind_gen_params),
 	KUNIT_CASE(hist_counts_the_time_waiting_for_a_worker),
 	KUNIT_CASE(hist_counts_a_sleep_as_run_time_not_cpu_time),
 	KUNIT_CASE(hist_counts_a_burn_as_cpu_time),
 	KUNIT_CASE(hist_counts_bh_items_without_cpu_time),
-	KUNIT_CASE(hist_counts_flush_waits),
+	KUNIT_CASE(hist_counts_the_wait_of_every_flush_and_sync_call),
 	KUNIT_CASE(hist_samples_stand_for_the_items_between_them),
 	KUNIT_CASE(hist_counts_items_behind_a_sample_and_not_a_cancelled_one),
 	KUNIT_CASE(hist_reset_clears_every_histogram),
 	KUNIT_CASE(hist_refuses_a_period_out_of_range),
 	KUNIT_CASE(hist_counts_the_first_item_of_every_pwq),
+	KUNIT_CASE(hist_sample_events_carry_what_the_histograms_count),
+	KUNIT_CASE_SLOW(hist_adaptive_period_times_every_slow_item),
+	KUNIT_CASE(hist_counts_survive_a_pwq_release),
 	{}
 };
 #else
