@@ -67,8 +67,35 @@ static struct cpumask wq_cmdline_cpumask __initdata;
 
 /* in the order of enum wq_affn_scope; the sysfs ABI uses these names */
 const char * const wq_affn_names[WQ_AFFN_NR_TYPES] = {
-	"default", "cpu", "smt", "cache", "numa", "system",
+	"default", "cpu", "smt", "cache", "cache_shard", "numa", "system",
 };
+
+/*
+ * workqueue.cache_shard_size: the cache_shard scope splits each LLC into
+ * shards of at most this many cores (SMT siblings together), as 7.1 does;
+ * read at boot, when the pods are made.
+ */
+static unsigned int wq_cache_shard_size = 8;
+
+static int wq_cache_shard_size_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int size;
+	int ret = kstrtouint(val, 0, &size);
+
+	if (ret)
+		return ret;
+	if (!size)
+		return -EINVAL;
+	*(unsigned int *)kp->arg = size;
+	return 0;
+}
+
+static const struct kernel_param_ops wq_cache_shard_size_ops = {
+	.set = wq_cache_shard_size_set,
+	.get = param_get_uint,
+};
+module_param_cb(cache_shard_size, &wq_cache_shard_size_ops,
+		&wq_cache_shard_size, 0444);
 
 /* ------------------------------------------------------------------ */
 /* 1. attributes                                                       */
@@ -224,6 +251,42 @@ static bool __init cpus_share_smt(int a, int b)
 	       cpumask_test_cpu(a, topology_sibling_cpumask(b));
 }
 
+/* The first CPU of @cpu's core (its SMT siblings), or @cpu itself. */
+static int __init core_of(int cpu)
+{
+	if (!IS_ENABLED(CONFIG_SCHED_SMT))
+		return cpu;
+	return cpumask_first(topology_sibling_cpumask(cpu));
+}
+
+/* the shard of each possible CPU within its LLC, while the pods are made */
+static int *wq_cpu_shard __initdata;
+
+/*
+ * The shard of @cpu within its LLC: the LLC's cores in CPU order, cut into
+ * DIV_ROUND_UP(cores, workqueue.cache_shard_size) runs of consecutive
+ * cores, as equal as they can be.  An LLC of at most cache_shard_size
+ * cores is one shard: its pod is the cache scope's.
+ */
+static int __init cache_shard_of(int cpu)
+{
+	int other, cores = 0, before = 0, shards;
+
+	for_each_possible_cpu(other) {
+		if (!cpus_share_cache(cpu, other) || core_of(other) != other)
+			continue;
+		cores++;
+		before += other < core_of(cpu);
+	}
+	shards = DIV_ROUND_UP(cores, wq_cache_shard_size);
+	return cores ? before * shards / cores : 0;
+}
+
+static bool __init cpus_share_cache_shard(int a, int b)
+{
+	return cpus_share_cache(a, b) && wq_cpu_shard[a] == wq_cpu_shard[b];
+}
+
 static bool __init cpus_share_numa(int a, int b)
 {
 	return cpu_to_node(a) == cpu_to_node(b);
@@ -273,6 +336,20 @@ static void __init reinit_pod_type(struct wq_pod_type *pt,
 	init_pod_type(pt, same);
 }
 
+/* The pods of the cache_shard scope. */
+static void __init init_cache_shard_pods(struct wq_pod_type *pt)
+{
+	int cpu;
+
+	wq_cpu_shard = kcalloc(nr_cpu_ids, sizeof(*wq_cpu_shard), GFP_KERNEL);
+	wq_boot_check(wq_cpu_shard, "cache shards");
+	for_each_possible_cpu(cpu)
+		wq_cpu_shard[cpu] = cache_shard_of(cpu);
+	reinit_pod_type(pt, cpus_share_cache_shard);
+	kfree(wq_cpu_shard);
+	wq_cpu_shard = NULL;
+}
+
 /**
  * wq_init_pod_types - pods of each affinity scope from the topology
  *
@@ -284,6 +361,7 @@ static void __init wq_init_pod_types(void)
 	reinit_pod_type(&wq_pod_types[WQ_AFFN_CPU], cpus_dont_share);
 	reinit_pod_type(&wq_pod_types[WQ_AFFN_SMT], cpus_share_smt);
 	reinit_pod_type(&wq_pod_types[WQ_AFFN_CACHE], cpus_share_cache);
+	init_cache_shard_pods(&wq_pod_types[WQ_AFFN_CACHE_SHARD]);
 	reinit_pod_type(&wq_pod_types[WQ_AFFN_NUMA], cpus_share_numa);
 }
 
@@ -1010,20 +1088,24 @@ void __init wq_unbound_cpumask_init(void)
  * @val: text starting with the name, case-insensitive
  *
  * Matched as 6.12 matches it: by the name's length, so a trailing newline
- * (or anything else) after it is ignored.  No name is the beginning of
- * another.
+ * (or anything else) after it is ignored; the longest name that matches
+ * wins ("cache" begins "cache_shard").
  *
  * Return: the scope, or -EINVAL.
  */
 int parse_affn_scope(const char *val)
 {
-	int scope;
+	int scope, found = -EINVAL;
+	size_t len, best = 0;
 
-	for (scope = 0; scope < WQ_AFFN_NR_TYPES; scope++)
-		if (!strncasecmp(val, wq_affn_names[scope],
-				 strlen(wq_affn_names[scope])))
-			return scope;
-	return -EINVAL;
+	for (scope = 0; scope < WQ_AFFN_NR_TYPES; scope++) {
+		len = strlen(wq_affn_names[scope]);
+		if (len > best && !strncasecmp(val, wq_affn_names[scope], len)) {
+			found = scope;
+			best = len;
+		}
+	}
+	return found;
 }
 
 static int wq_affn_dfl_set(const char *val, const struct kernel_param *kp)
