@@ -7225,6 +7225,55 @@ static void precise_item_on_rt_workqueue_runs_sched_rr(struct kunit *test)
 }
 #endif
 
+#ifdef WQ_HAS_RT_CLASS
+/* A SCHED_FIFO 50 spinner that arms a precise item on its own CPU. */
+struct wqk_precise_hog {
+	struct wqk_precise *x;
+	struct workqueue_struct *wq;
+	bool told;		/* the item ran before the spinner's time was up */
+};
+
+static void wqk_precise_hog_fn(struct wqk_thread *th)
+{
+	struct wqk_precise_hog *h = th->data;
+	unsigned long until = jiffies + msecs_to_jiffies(WQK_RT_HOG_MS);
+
+	if (WARN_ON(wqk_set_prio(SCHED_FIFO, 50)))
+		return;
+	wqk_precise_queue(h->x, WORK_CPU_UNBOUND, h->wq, NSEC_PER_MSEC, 0);
+	while (!completion_done(&h->x->done) && time_before(jiffies, until))
+		cpu_relax();
+	h->told = completion_done(&h->x->done);
+}
+
+/*
+ * The timer waits in hard interrupt mode: armed by a SCHED_FIFO 50 task
+ * that then spins on its CPU, it still queues the item (on an unbound RT
+ * workqueue kept off that CPU), which runs while the task spins; a timer
+ * expiring in softirq would wait for the spinner on PREEMPT_RT.
+ */
+static void precise_expiry_is_hard_irq_under_an_rt_hog(struct kunit *test)
+{
+	struct wqk_precise_hog *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	int cpu = wqk_last_online_cpu();
+	struct wqk_thread *th;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a CPU besides the spinner's");
+	h->x = wqk_precise_new(test);
+	h->wq = wqk_wq_new(test, WQ_RT | WQ_UNBOUND, 0);
+	cpumask_andnot(attrs->cpumask, cpu_online_mask, cpumask_of(cpu));
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(h->wq, attrs), 0);
+	th = wqk_thread_run(test, wqk_precise_hog_fn, h, 0, cpu);
+	WQK_WAIT(test, &th->done);
+	KUNIT_EXPECT_TRUE(test, h->x->pw.timer.is_hard);
+	KUNIT_EXPECT_TRUE_MSG(test, h->told, "the item waited for the spinner");
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->x->runs), 1);
+}
+#endif
+
 struct wqk_precise_arm {
 	struct wqk_precise *x;
 	struct workqueue_struct *wq;
@@ -7300,6 +7349,7 @@ static struct kunit_case wqk_precise_cases[] = {
 	KUNIT_CASE(precise_item_on_bh_workqueue_runs_in_softirq),
 #ifdef WQ_HAS_RT_CLASS
 	KUNIT_CASE(precise_item_on_rt_workqueue_runs_sched_rr),
+	KUNIT_CASE(precise_expiry_is_hard_irq_under_an_rt_hog),
 #endif
 	KUNIT_CASE(precise_item_survives_its_cpu_going_offline),
 	KUNIT_CASE(destroy_runs_a_precise_item_whose_timer_fired),

@@ -23,7 +23,7 @@ if [ ! -f "$DBG" ]; then
 	ktap_skip_all "no workqueue histograms (not this kernel, or workqueue.histograms=0)"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 13
+ktap_set_plan 17
 
 # section WQ: the debugfs file's lines about workqueue WQ.
 section() {
@@ -105,6 +105,8 @@ huge() {
 
 # every item sampled while this runs
 period=$(cat "$PERIOD")
+check "hist_period takes a period and reads it back" accepts "$PERIOD" 4 4
+check "hist_period refuses a period above 1024" rejects "$PERIOD" 2000
 echo 1 > "$PERIOD"
 echo slow > "$TWQ_DEBUGFS/hist"
 check "sysfs has every histogram file" \
@@ -118,6 +120,10 @@ check "a huge write to a sysfs file is refused" refused "$H/running" "$(huge 800
 check "garbage written to debugfs is refused" refused "$DBG" "reset-all"
 check "a huge write to debugfs is refused" refused "$DBG" "$(huge 8000)"
 check "resetting an unknown workqueue is refused" refused "$DBG" "reset no_such_wq"
+check "garbage written to debugfs fails with EINVAL" \
+	[ "$(wq_write "$DBG" reset-all)" = "Invalid argument" ]
+check "an unknown workqueue fails with ENOENT" \
+	[ "$(wq_write "$DBG" "reset no_such_wq")" = "No such file or directory" ]
 check "the sysfs files are root's only" \
 	root_only "$H/queued" "$H/waiting" "$H/running" "$H/cpu" "$H/flush" "$H/worst"
 
