@@ -7558,8 +7558,11 @@ static void hist_counts_the_time_waiting_for_a_worker(struct kunit *test)
 	WQK_WAIT(test, &b->finished);
 	flush_workqueue(wq);
 	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_WAITING), 2);
-	/* B waited for the rest of the spin: most of it */
-	KUNIT_EXPECT_EQ(test, wqk_hist_from(test, wq, WQ_HIST_WAITING,
+	/*
+	 * B waited for the rest of the spin: most of it.  A may have waited
+	 * that long too, for its worker to wake on a busy host: at least one.
+	 */
+	KUNIT_EXPECT_GE(test, wqk_hist_from(test, wq, WQ_HIST_WAITING,
 					    WQK_HIST_SPIN_MS * USEC_PER_MSEC / 2), 1);
 }
 
