@@ -2865,6 +2865,10 @@ static const struct wqk_scope wqk_scopes[] = {
 	{ WQ_AFFN_CPU, false, "cpu" },
 	{ WQ_AFFN_SMT, false, "smt" },
 	{ WQ_AFFN_CACHE, false, "cache" },
+#ifdef WQ_HAS_CACHE_SHARD
+	{ WQ_AFFN_CACHE_SHARD, false, "cache_shard" },
+	{ WQ_AFFN_CACHE_SHARD, true, "cache_shard,strict" },
+#endif
 	{ WQ_AFFN_NUMA, false, "numa" },
 	{ WQ_AFFN_SYSTEM, false, "system" },
 	{ WQ_AFFN_CPU, true, "cpu,strict" },
@@ -2957,6 +2961,69 @@ static void node_quotas_follow_the_cpus_items_may_use(struct kunit *test)
 		KUNIT_EXPECT_NE(test, cpu_to_node(ps[i]->cpu), node);
 }
 
+#ifdef WQ_HAS_CACHE_SHARD
+/* The CPUs the worker of an item queued on @cpu may run on, into @mask. */
+static void wqk_strict_worker_cpus(struct kunit *test, struct workqueue_struct *wq,
+				   int cpu, struct cpumask *mask)
+{
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+
+	queue_work_on(cpu, wq, &p->work);
+	WQK_WAIT(test, &p->finished);
+	cpumask_copy(mask, p->task->cpus_ptr);
+}
+
+/* An unbound workqueue with strict affinity in @scope. */
+static struct workqueue_struct *wqk_strict_scope_wq(struct kunit *test,
+						    enum wq_affn_scope scope)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 0);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+
+	attrs->affn_scope = scope;
+	attrs->affn_strict = true;
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	return wq;
+}
+
+/*
+ * The cache_shard scope (7.1's) cuts a last-level cache into shards of at
+ * most workqueue.cache_shard_size cores (8 unless booted otherwise), SMT
+ * siblings together: each CPU's shard lies within its cache pod, holds
+ * whole cores, and is the cache pod where the cache has at most 8 cores.
+ */
+static void cache_shard_pods_cut_caches_into_whole_cores(struct kunit *test)
+{
+	struct workqueue_struct *shard = wqk_strict_scope_wq(test, WQ_AFFN_CACHE_SHARD);
+	struct workqueue_struct *cache = wqk_strict_scope_wq(test, WQ_AFFN_CACHE);
+	cpumask_var_t s, c;
+	int cpu, other;
+
+	KUNIT_ASSERT_TRUE(test, alloc_cpumask_var(&s, GFP_KERNEL));
+	if (!alloc_cpumask_var(&c, GFP_KERNEL)) {
+		free_cpumask_var(s);
+		KUNIT_FAIL(test, "no memory");
+		return;
+	}
+	for_each_online_cpu(cpu) {
+		wqk_strict_worker_cpus(test, shard, cpu, s);
+		wqk_strict_worker_cpus(test, cache, cpu, c);
+		KUNIT_EXPECT_TRUE_MSG(test, cpumask_subset(s, c), "cpu %d", cpu);
+		for_each_cpu(other, s) {
+			const struct cpumask *core = topology_sibling_cpumask(other);
+
+			KUNIT_EXPECT_TRUE_MSG(test, !IS_ENABLED(CONFIG_SCHED_SMT) ||
+					      cpumask_subset(core, s),
+					      "cpu %d: a core cut in two", cpu);
+		}
+		if (cpumask_weight(c) <= 8)
+			KUNIT_EXPECT_TRUE_MSG(test, cpumask_equal(s, c), "cpu %d", cpu);
+	}
+	free_cpumask_var(c);
+	free_cpumask_var(s);
+}
+#endif
+
 static struct kunit_case wqk_unbound_cases[] = {
 	KUNIT_CASE(node_quotas_follow_the_cpus_items_may_use),
 	KUNIT_CASE(unbound_nice_attribute_applies_to_workers),
@@ -2964,6 +3031,9 @@ static struct kunit_case wqk_unbound_cases[] = {
 	KUNIT_CASE(unbound_cpumask_attribute_confines_items),
 	KUNIT_CASE(apply_attrs_while_items_are_in_flight),
 	KUNIT_CASE_PARAM(every_affinity_scope_is_accepted, wqk_scope_gen_params),
+#ifdef WQ_HAS_CACHE_SHARD
+	KUNIT_CASE(cache_shard_pods_cut_caches_into_whole_cores),
+#endif
 	{}
 };
 
