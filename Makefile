@@ -56,7 +56,7 @@ build:
 
 ## run                 boot WQ in CONFIG; run CMD, or give a shell
 run: build
-	$(H)/python.sh $(H)/guest.py run $(WQ) $(CONFIG) $(CMD)
+	$(H)/python.sh $(H)/lib/guest.py run $(WQ) $(CONFIG) $(CMD)
 
 ## profile             instructions per kernel function of CMD, from ON to OFF
 profile: build

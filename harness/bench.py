@@ -48,7 +48,7 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
 # pylint: disable=wrong-import-position
 import guest  # noqa: E402
 import machine  # noqa: E402

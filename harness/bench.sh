@@ -6,7 +6,7 @@
 # scenarios, and write out/bench/report.md, summary.json and the plots.
 # Settings: see harness/bench.py (A, B, ROUNDS, CLOCK, BENCH, SCENARIOS).
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 A=${A:-stock}
 B=${B:-rework}

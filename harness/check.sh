@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # check.sh: fail on any warning from
-#   - harness/maps.py: each file's map against its section headings, a
+#   - harness/lib/maps.py: each file's map against its section headings, a
 #     lock letter for every field of the legend's structures, an assert
 #     in every _locked function,
 #   - scripts/checkpatch.pl --strict over the series of `make patches`,
@@ -15,15 +15,15 @@
 #     its own on stock 6.12 (stable-build.sh),
 #   - the Sphinx build of Documentation/core-api (docs.sh).
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 "$TOP/harness/patches.sh"
-"$TOP/harness/tree.sh" rework
+"$TOP/harness/lib/tree.sh" rework
 tree=$(treedir rework)
 fail=0
 
-say "maps, the locking legend and the _locked asserts (harness/maps.py)"
-"$PYTHON" "$TOP/harness/maps.py" || fail=1
+say "maps, the locking legend and the _locked asserts (harness/lib/maps.py)"
+"$PYTHON" "$TOP/harness/lib/maps.py" || fail=1
 
 say "Promela models (make model)"
 "$TOP/harness/deps.sh"
@@ -86,9 +86,9 @@ for p in "$OUT"/patches-stable/0*.patch; do
 	fi
 done
 
-"$TOP/harness/series-build.sh" debug || fail=1
-"$TOP/harness/stable-build.sh" debug || fail=1
-"$TOP/harness/docs.sh" || fail=1
+"$TOP/harness/lib/series-build.sh" debug || fail=1
+"$TOP/harness/lib/stable-build.sh" debug || fail=1
+"$TOP/harness/lib/docs.sh" || fail=1
 
 [ "$fail" = 0 ] || die "make check found warnings"
 say "make check: clean"

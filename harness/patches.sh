@@ -10,9 +10,9 @@
 # (patches/stable/recipients) into out/patches-stable/, ready for
 # git send-email.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
-"$TOP/harness/fetch.sh"
+"$TOP/harness/lib/fetch.sh"
 git_dir=$BUILD/pristine.git
 srcver=$(cat "$SRC/.debian-version")
 tag=pristine-$(echo "$srcver" | tr '~:' '__')

@@ -3,14 +3,14 @@
 # prepare.sh WQ CONFIG...: everything a guest boot needs, built
 # incrementally: packages, source, tree, kernels and their initramfs.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 wq=${1:?usage: prepare.sh WQ CONFIG...}
 shift
 "$TOP/harness/deps.sh"
-"$TOP/harness/fetch.sh"
-"$TOP/harness/tree.sh" "$wq"
+"$TOP/harness/lib/fetch.sh"
+"$TOP/harness/lib/tree.sh" "$wq"
 for cfg in "$@"; do
-	"$TOP/harness/build.sh" "$wq" "$cfg"
-	"$TOP/harness/initramfs.sh" "$wq" "$cfg"
+	"$TOP/harness/lib/build.sh" "$wq" "$cfg"
+	"$TOP/harness/lib/initramfs.sh" "$wq" "$cfg"
 done

@@ -5,7 +5,7 @@
   profile.py WQ CONFIG CMD [ON_SYMBOL OFF_SYMBOL]
 
 Boots build/WQ/obj-CONFIG under -icount with CMD as the guest command and
-the insnprof plugin (harness/insnprof.c, built on first use), which counts
+the insnprof plugin (harness/lib/insnprof.c, built on first use), which counts
 the instructions every vCPU executes from each entry into ON_SYMBOL to the
 next entry into OFF_SYMBOL (the whole run without them; WINDOWS=n: only
 the first n such windows).  TRACE='sym ...' also lists each entry into
@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
 # pylint: disable=wrong-import-position
 from guest import BUILD, OUT, TOP, boot_quiet, objdir  # noqa: E402
 import machine  # noqa: E402
@@ -36,7 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def build_plugin():
-    src = os.path.join(HERE, 'insnprof.c')
+    src = os.path.join(HERE, 'lib', 'insnprof.c')
     so = os.path.join(BUILD, 'insnprof.so')
     if not os.path.exists(so) or os.path.getmtime(so) < os.path.getmtime(src):
         subprocess.run(['cc', '-O2', '-Wall', '-shared', '-fPIC',

@@ -4,6 +4,6 @@
 # interpreter common.sh picks, for the make targets that start one
 # directly (run, profile): the choice is made in one place.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 exec "$PYTHON" "$@"

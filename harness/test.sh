@@ -5,7 +5,7 @@
 # seconds), then print the summary; its last line is
 # "N passed, N failed, N skipped".
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 secs=
 if [ "${1:-}" = --torture ]; then
@@ -20,15 +20,15 @@ for cfg in "$@"; do
 	"$TOP/harness/prepare.sh" "$wq" "$cfg"
 	if [ -n "$secs" ]; then
 		say "torture test of $wq-$cfg for ${secs}s"
-		"$PYTHON" "$TOP/harness/testrun.py" torture "$wq" "$cfg" "$secs"
+		"$PYTHON" "$TOP/harness/lib/testrun.py" torture "$wq" "$cfg" "$secs"
 	else
 		say "testing $wq-$cfg"
-		"$PYTHON" "$TOP/harness/testrun.py" run "$wq" "$cfg"
+		"$PYTHON" "$TOP/harness/lib/testrun.py" run "$wq" "$cfg"
 	fi
 done
 say "done in $(( $(date +%s) - start ))s"
 if [ -n "$secs" ]; then
-	exec "$PYTHON" "$TOP/harness/testrun.py" torture-summary "$wq" "$@"
+	exec "$PYTHON" "$TOP/harness/lib/testrun.py" torture-summary "$wq" "$@"
 fi
 "$TOP/harness/wip.sh"
-exec "$PYTHON" "$TOP/harness/testrun.py" summary "$wq" "$@"
+exec "$PYTHON" "$TOP/harness/lib/testrun.py" summary "$wq" "$@"

@@ -5,15 +5,15 @@
 # error fails.  Writes out/test/wip.json for the test summary.  Without
 # rework-wip entries there is nothing to check.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 result=$OUT/test/wip.json
 mkdir -p "$OUT/test"
 rm -f "$result"
 [ -n "$(series_lines rework-wip)" ] || exit 0
 
-"$TOP/harness/tree.sh" wip
-"$TOP/harness/build.sh" wip debug prepare >/dev/null
+"$TOP/harness/lib/tree.sh" wip
+"$TOP/harness/lib/build.sh" wip debug prepare >/dev/null
 # the rework's C files, and the users of its internal header
 objs=$(series_lines rework-wip | tr ' ' '\n' | grep '^kernel/.*\.c$' |
 	sed 's/\.c$/.o/' | tr '\n' ' ')

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # wqdump.sh [SCENARIO...]: build stock and rework with configs/dwarf.config,
 # install drgn (PyPI, pinned, in a virtualenv under build/) once, and run
-# harness/wqdump.py: tools/workqueue/wq_dump.py on both kernels, compared.
+# harness/lib/wqdump.py: tools/workqueue/wq_dump.py on both kernels, compared.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 DRGN_VERSION=0.3.0
 "$TOP/harness/deps.sh" python3-venv
@@ -17,4 +17,4 @@ if [ ! -x "$venv/bin/drgn" ]; then
 	"$PYTHON" -m venv "$venv"
 	"$venv/bin/pip" install -q "drgn==$DRGN_VERSION"
 fi
-DRGN=$venv/bin/drgn exec "$PYTHON" "$TOP/harness/wqdump.py" "$@"
+DRGN=$venv/bin/drgn exec "$PYTHON" "$TOP/harness/lib/wqdump.py" "$@"

@@ -10,7 +10,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 "$TOP/harness/deps.sh" python3-sphinx python3-sphinx-rtd-theme
-"$TOP/harness/tree.sh" rework
+"$TOP/harness/lib/tree.sh" rework
 obj=$(objdir rework docs)
 log=$obj/htmldocs.log
 mkdir -p "$obj"

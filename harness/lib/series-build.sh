@@ -15,8 +15,8 @@ n=0
 for name in $(series_lines test rework | cut -d' ' -f1); do
 	n=$((n + 1))
 	say "patch $n, $name: building series-$cfg"
-	SERIES_UPTO=$name "$TOP/harness/tree.sh" series
-	if ! "$TOP/harness/build.sh" series "$cfg" >>"$log" 2>&1; then
+	SERIES_UPTO=$name "$TOP/harness/lib/tree.sh" series
+	if ! "$TOP/harness/lib/build.sh" series "$cfg" >>"$log" 2>&1; then
 		die "patch $n ($name) does not build: see ${log#$TOP/}"
 	fi
 	if grep -E "$CC_DIAGNOSTICS" "$log"; then

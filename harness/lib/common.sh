@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared paths and helpers for the harness scripts; source it, don't run it.
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 # Results; exported so that the Python scripts (guest.OUT) write there too.
 export OUT=${OUT:-$TOP/out}
@@ -78,7 +78,7 @@ configure() {
 	local obj base
 	obj=$(objdir "$wq" "$cfg")
 	mkdir -p "$obj"
-	"$PYTHON" "$TOP/harness/kconfig.py" merge "$frag" | write_if_changed "$obj/fragment.config"
+	"$PYTHON" "$TOP/harness/lib/kconfig.py" merge "$frag" | write_if_changed "$obj/fragment.config"
 	# The series tree changes its Kconfig files from patch to patch: configure
 	# it every time, and options that only a later patch adds may be missing.
 	if [ "$wq" != series ] && [ -f "$obj/.config" ] &&
@@ -86,7 +86,7 @@ configure() {
 		return 0
 	fi
 	say "configuring $wq-$cfg"
-	base=$("$PYTHON" "$TOP/harness/kconfig.py" base "$frag")
+	base=$("$PYTHON" "$TOP/harness/lib/kconfig.py" base "$frag")
 	if [ -z "$base" ]; then
 		kmake "$wq" "$cfg" KCONFIG_ALLCONFIG="$obj/fragment.config" allnoconfig
 	else
@@ -96,7 +96,7 @@ configure() {
 			-m -O . .config fragment.config >/dev/null)
 		kmake "$wq" "$cfg" olddefconfig
 	fi
-	if ! "$PYTHON" "$TOP/harness/kconfig.py" check "$frag" "$obj/.config"; then
+	if ! "$PYTHON" "$TOP/harness/lib/kconfig.py" check "$frag" "$obj/.config"; then
 		[ "$wq" = series ] || { rm -f "$obj/.config"; die "configs/$frag.config does not hold"; }
 		warn "series-$cfg: configs/$frag.config options not in the tree yet"
 	fi

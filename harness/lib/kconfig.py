@@ -7,7 +7,7 @@ on; they are merged first, in order, and later assignments win.  A line
 "# base: target..." names the kernel's own configuration targets to start
 from (e.g. defconfig kvm_guest.config) instead of allnoconfig.  A line "# guest-tools:
 prog..." names host programs the guest of that configuration needs in its
-initramfs (harness/initramfs.sh copies them with their libraries).
+initramfs (harness/lib/initramfs.sh copies them with their libraries).
 
   kconfig.py merge NAME            print the merged fragment
   kconfig.py base NAME             print the base targets (none: allnoconfig)
@@ -18,7 +18,7 @@ import os
 import re
 import sys
 
-CONFIGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'configs')
+CONFIGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'configs')
 ASSIGN = re.compile(r'^(CONFIG_\w+)=(.*)$')
 UNSET = re.compile(r'^# (CONFIG_\w+) is not set$')
 

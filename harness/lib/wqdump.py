@@ -21,7 +21,7 @@ agree between the two kernels: the pods of every affinity scope, the set
 of worker pools (by kind, CPUs and nice level, not by ID), the pool of
 every CPU of every workqueue (by those same descriptions), the CPUs of
 every rescuer, the per-node max_active quotas of unbound workqueues, and
-the flags of every workqueue both have (harness/wq_flags.py, drgn).
+the flags of every workqueue both have (harness/lib/wq_flags.py, drgn).
 Reference counts, worker counts and pool IDs are left out: they depend on
 what ran before.  wq_monitor.py (-i 0, one report) must print the same
 header and columns on both kernels and every workqueue of stock's on the

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # pylint: disable=wrong-import-position
 from machine import MEM_MB, qemu_args  # noqa: E402
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get('BUILD', os.path.join(TOP, 'build'))
 # Where results go: $OUT as common.sh has it (and exports), else out/.
 OUT = os.environ.get('OUT', os.path.join(TOP, 'out'))

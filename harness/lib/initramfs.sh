@@ -29,12 +29,12 @@ add_tool() {
 rm -rf "$st"
 mkdir -p "$st/bin" "$st/lib/modules" "$st/selftests/kselftest"
 cp /bin/busybox "$st/bin/busybox"
-install -m 0755 "$TOP/harness/guest-init" "$st/init"
-install -m 0755 "$TOP/harness/guest-dmdelay" "$st/bin/guest-dmdelay"
+install -m 0755 "$TOP/harness/lib/guest-init" "$st/init"
+install -m 0755 "$TOP/harness/lib/guest-dmdelay" "$st/bin/guest-dmdelay"
 cp -r "$tree/tools/testing/selftests/workqueue" "$st/selftests/"
 cp "$tree/tools/testing/selftests/kselftest/ktap_helpers.sh" "$st/selftests/kselftest/"
 if [ -f "$TOP/configs/$cfg.config" ]; then
-	for t in $("$PYTHON" "$TOP/harness/kconfig.py" tools "$cfg"); do
+	for t in $("$PYTHON" "$TOP/harness/lib/kconfig.py" tools "$cfg"); do
 		add_tool "$t"
 	done
 fi

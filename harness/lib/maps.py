@@ -20,7 +20,7 @@ import os
 import re
 import sys
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FILES = ['kernel/workqueue.c', 'kernel/workqueue_lifecycle.c',
          'kernel/workqueue_unbound.c', 'kernel/workqueue_show.c',
          'kernel/workqueue_sysfs.c', 'kernel/workqueue_hist.c',

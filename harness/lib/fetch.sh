@@ -5,7 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-pin=$(grep -v '^#' "$TOP/harness/linux-source.pin" | head -n1)
+pin=$(grep -v '^#' "$TOP/harness/lib/linux-source.pin" | head -n1)
 pkg=${pin%%=*}
 want=${pin#*=}
 

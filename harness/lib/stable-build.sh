@@ -17,8 +17,8 @@ n=0
 for name in $(series_lines stable | cut -d' ' -f1); do
 	n=$((n + 1))
 	say "stable patch $n, $name: building stable-series-$cfg"
-	SERIES_UPTO=$name "$TOP/harness/tree.sh" stable-series
-	if ! "$TOP/harness/build.sh" stable-series "$cfg" >>"$log" 2>&1; then
+	SERIES_UPTO=$name "$TOP/harness/lib/tree.sh" stable-series
+	if ! "$TOP/harness/lib/build.sh" stable-series "$cfg" >>"$log" 2>&1; then
 		die "stable patch $n ($name) does not build: see ${log#"$TOP"/}"
 	fi
 	if grep -E "$CC_DIAGNOSTICS" "$log"; then

@@ -107,7 +107,7 @@ def run_kunit(wq, cfg, out):
         os.unlink(js)
     cmd = [sys.executable, 'tools/testing/kunit/kunit.py', 'exec',
            '--build_dir', obj,
-           '--qemu_config', os.path.join(TOP, 'harness', 'kunit_qemu.py'),
+           '--qemu_config', os.path.join(TOP, 'harness', 'lib', 'kunit_qemu.py'),
            '--timeout', str(KUNIT_TIMEOUT), f'--json={js}']
     with open(os.path.join(out, 'kunit.out'), 'w') as f:
         subprocess.call(cmd, cwd=tree, stdout=f, stderr=subprocess.STDOUT)
