@@ -94,7 +94,7 @@ wqdump:
 
 ## clean               build trees and results (keeps downloads and ccache)
 clean:
-	rm -rf out build/stock build/stock-fixed build/rework build/wip build/series \
+	rm -rf out build/stock build/stock-fixed build/rework build/series \
 		build/stable-series
 
 ## distclean           everything built or downloaded

@@ -8,7 +8,8 @@
 #   - scripts/kernel-doc -Wall over our C files,
 #   - a W=1 build of our C files in the rework tree (debug configuration,
 #     in a build directory of its own so normal builds stay incremental),
-#   - the build of each patch of the series on its own (series-build.sh),
+#   - the build of each patch of the series on its own, and the boot and
+#     tests of each that changes the kernel (series-build.sh --boot),
 #   - the Promela models of tools/workqueue/model/ (make model),
 #   - scripts/checkpatch.pl --strict over the stable series (patches/stable/,
 #     as make patches writes it) and the build of each of its patches on
@@ -86,7 +87,7 @@ for p in "$OUT"/patches-stable/0*.patch; do
 	fi
 done
 
-"$TOP/harness/lib/series-build.sh" debug || fail=1
+"$TOP/harness/lib/series-build.sh" --boot debug || fail=1
 "$TOP/harness/lib/stable-build.sh" debug || fail=1
 "$TOP/harness/lib/docs.sh" || fail=1
 

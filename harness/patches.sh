@@ -40,12 +40,21 @@ worktree() {
 	g worktree add -q --detach "$1" "$base"
 }
 
+# Each patch is the tree after it, made afresh from the pristine one (the
+# items of every patch up to it, the rework cut to that step by
+# strip_features), less the tree before it.
 wt=$BUILD/patches-wt
 worktree "$wt"
+done_items=()
 while read -r name items; do
-	for item in $items; do
+	# shellcheck disable=SC2206
+	done_items+=($items)
+	git -C "$wt" read-tree -u --reset "$base"
+	git -C "$wt" clean -q -f -d -x
+	for item in "${done_items[@]}"; do
 		apply_item "$wt" "$item"
 	done
+	strip_features "$wt" "$name"
 	[ -f "$TOP/patches/$name.msg" ] || die "patches/$name.msg is missing"
 	git -C "$wt" add -f -A
 	git -C "$wt" commit -q -F "$TOP/patches/$name.msg"

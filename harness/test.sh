@@ -30,5 +30,4 @@ say "done in $(( $(date +%s) - start ))s"
 if [ -n "$secs" ]; then
 	exec "$PYTHON" "$TOP/harness/lib/testrun.py" torture-summary "$wq" "$@"
 fi
-"$TOP/harness/wip.sh"
 exec "$PYTHON" "$TOP/harness/lib/testrun.py" summary "$wq" "$@"

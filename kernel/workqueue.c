@@ -35,7 +35,7 @@
  *  10. flush colors, and items leaving their pwq
  *  11. queueing
  *  12. flushing: barriers, flush_work(), flush_workqueue(), draining
- *  13. cancelling, disabling, enabling; precise delayed work
+ *  13. cancelling, disabling, enabling
  *  14. introspection: current_work(), work_busy(), set_worker_desc(), ...
  *  15. helpers built on the API
  */
@@ -61,10 +61,12 @@
 #include <uapi/linux/sched/types.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <linux/workqueue_precise.h>
 
 #include "workqueue_impl.h"
 #include "workqueue_test.h"
+#ifdef WQ_HAS_PRECISE_WORK
+#include <linux/workqueue_precise.h>
+#endif
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/workqueue.h>
@@ -832,7 +834,9 @@ struct wq_barrier {
 	bool			ahead;
 	bool			apply;
 	struct list_head	boost_node;
+#ifdef WQ_HAS_HISTOGRAMS
 	u64			since;
+#endif
 };
 
 static void wq_barrier_func(struct work_struct *work);
@@ -1762,7 +1766,9 @@ static void worker_begin_item_locked(struct worker *worker,
 	pwq->stats[PWQ_STAT_STARTED]++;
 	/* the watchdog's sign of progress */
 	pool->watchdog_ts = jiffies;
+#ifdef WQ_HAS_HISTOGRAMS
 	wq_hist_start_locked(worker, pwq, work);
+#endif
 }
 
 static void worker_end_item_locked(struct worker *worker)
@@ -1851,7 +1857,9 @@ static void process_one_work(struct worker *worker, struct work_struct *work)
 	if (wq_map)
 		lock_map_release(pwq->wq->lockdep_map);
 	check_work_leaks(func, lock_depth, rcu_depth, bh);
+#ifdef WQ_HAS_HISTOGRAMS
 	wq_hist_done(worker, pwq, func, bh);
+#endif
 	if (!bh)
 		cond_resched();
 
@@ -2574,7 +2582,9 @@ static void activate_work_locked(struct pool_workqueue *pwq,
 	/* a barrier never takes a slot: it stays INACTIVE */
 	if (!work_is_barrier(work))
 		__clear_bit(WORK_STRUCT_INACTIVE_BIT, work_data_bits(work));
+#ifdef WQ_HAS_HISTOGRAMS
 	wq_hist_activate_locked(pwq, work);
+#endif
 }
 
 /*
@@ -3047,7 +3057,7 @@ lock_pool:
  *
  * Context: interrupts disabled.
  */
-static void __queue_work(int req_cpu, struct workqueue_struct *wq,
+void __queue_work(int req_cpu, struct workqueue_struct *wq,
 			 struct work_struct *work)
 {
 	struct pool_workqueue *pwq;
@@ -3112,8 +3122,10 @@ retry:
 		insert_work_locked(pwq, work, &pwq->inactive_works,
 				   flags | WORK_STRUCT_INACTIVE);
 	}
+#ifdef WQ_HAS_HISTOGRAMS
 	/* the histograms sample one item in so many (workqueue_hist.c) */
 	wq_hist_queued_locked(pwq, work, active);
+#endif
 unlock:
 	raw_spin_unlock(&pool->lock);
 out:
@@ -3124,7 +3136,7 @@ out:
  * @work is idle and the caller just set PENDING: clear it again if the
  * item is disabled.  Returns whether it was.
  */
-static bool clear_pending_if_disabled(struct work_struct *work)
+bool clear_pending_if_disabled(struct work_struct *work)
 {
 	unsigned long data = work_data(work);
 
@@ -3135,7 +3147,7 @@ static bool clear_pending_if_disabled(struct work_struct *work)
 }
 
 /* Set PENDING on an idle, enabled item.  Returns whether we own it now. */
-static bool claim_work(struct work_struct *work)
+bool claim_work(struct work_struct *work)
 {
 	return !test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work)) &&
 	       !clear_pending_if_disabled(work);
@@ -3322,7 +3334,9 @@ static void wq_barrier_func(struct work_struct *work)
 	struct task_struct *waiter = get_task_struct(barr->task);
 
 	/* the pwq holds its workqueue until this barrier is done */
+#ifdef WQ_HAS_HISTOGRAMS
 	wq_hist_flushed(barr->pwq->wq, barr->since);
+#endif
 	/* the waiter may return (and @barr go) once it sees @done */
 	smp_store_release(&barr->done, true);
 	wake_up_process(waiter);
@@ -3502,7 +3516,9 @@ static void insert_wq_barrier_locked(struct pool_workqueue *pwq,
 	barr->ahead = false;
 	barr->apply = false;
 	INIT_LIST_HEAD(&barr->boost_node);
+#ifdef WQ_HAS_HISTOGRAMS
 	barr->since = static_branch_likely(&wq_hist_on) ? wq_hist_clock() : 0;
+#endif
 
 	if (worker) {
 		head = worker->scheduled.next;
@@ -3858,7 +3874,9 @@ static void flush_lend(struct workqueue_struct *wq, struct flush_waiter *f,
  */
 void __flush_workqueue(struct workqueue_struct *wq)
 {
+#ifdef WQ_HAS_HISTOGRAMS
 	u64 since = static_branch_likely(&wq_hist_on) ? wq_hist_clock() : 0;
+#endif
 	struct flush_waiter f;
 	bool own;
 
@@ -3877,7 +3895,9 @@ void __flush_workqueue(struct workqueue_struct *wq)
 		reinit_completion(&f.done);
 	} while (!own);
 	flush_lend(wq, &f, false);
+#ifdef WQ_HAS_HISTOGRAMS
 	wq_hist_flushed(wq, since);
+#endif
 }
 EXPORT_SYMBOL(__flush_workqueue);
 
@@ -3989,13 +4009,6 @@ static void unlink_queued_work_locked(struct pool_workqueue *pwq,
 	}
 }
 
-/* The timer an item may wait on before it is queued. */
-enum item_timer {
-	ITEM_NO_TIMER,
-	ITEM_WHEEL_TIMER,	/* delayed_work */
-	ITEM_HR_TIMER,		/* precise_work */
-};
-
 /*
  * Stop the timer of @work if it is pending.  Returns whether it was: then
  * PENDING belongs to the caller.  A timer whose function runs is not
@@ -4007,8 +4020,10 @@ static bool stop_item_timer(struct work_struct *work, enum item_timer timer)
 	switch (timer) {
 	case ITEM_WHEEL_TIMER:
 		return likely(timer_delete(&to_delayed_work(work)->timer));
+#ifdef WQ_HAS_PRECISE_WORK
 	case ITEM_HR_TIMER:
 		return hrtimer_try_to_cancel(&to_precise_work(work)->timer) == 1;
+#endif
 	default:
 		return false;
 	}
@@ -4053,8 +4068,8 @@ static struct worker_pool *ordered_runner_pool(struct work_struct *work,
 /**
  * try_to_grab_pending - take an item's PENDING bit away from its queue
  * @work: the item
- * @timer: the timer @work may wait on: %ITEM_NO_TIMER, %ITEM_WHEEL_TIMER
- *	(the work of a delayed_work), %ITEM_HR_TIMER (of a precise_work)
+ * @timer: the kind of timer @work may wait on (enum item_timer): none,
+ *	or the timer of the delayed_work (or precise_work) @work is part of
  * @irq_flags: where to save the interrupt state
  *
  * Return: 1 if @work was pending and is now off its timer and queue, 0 if
@@ -4093,7 +4108,9 @@ static int try_to_grab_pending(struct work_struct *work, enum item_timer timer,
 
 			debug_work_deactivate(work);
 			unlink_queued_work_locked(pwq, work, data);
+#ifdef WQ_HAS_HISTOGRAMS
 			wq_hist_unlink_locked(pwq, work);
+#endif
 			pwq_unlist_if_drained_locked(pwq);
 			/* off queue before the counts: they may drop the lock */
 			set_work_off_queue(work, named->id, pool_offq_bits(named), true);
@@ -4110,7 +4127,7 @@ static int try_to_grab_pending(struct work_struct *work, enum item_timer timer,
 	return -EAGAIN;
 }
 
-static int grab_pending(struct work_struct *work, enum item_timer timer,
+int grab_pending(struct work_struct *work, enum item_timer timer,
 			unsigned long *irq_flags)
 {
 	int ret;
@@ -4145,7 +4162,7 @@ static unsigned int release_grabbed_work(struct work_struct *work, int delta,
 	return depth;
 }
 
-static bool __cancel_work(struct work_struct *work, enum item_timer timer,
+bool __cancel_work(struct work_struct *work, enum item_timer timer,
 			  bool disable)
 {
 	unsigned long irq_flags;
@@ -4155,7 +4172,7 @@ static bool __cancel_work(struct work_struct *work, enum item_timer timer,
 	return ret;
 }
 
-static bool __cancel_work_sync(struct work_struct *work, enum item_timer timer,
+bool __cancel_work_sync(struct work_struct *work, enum item_timer timer,
 			       bool disable)
 {
 	bool ret;
@@ -4341,216 +4358,6 @@ bool mod_delayed_work_on(int cpu, struct workqueue_struct *wq,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(mod_delayed_work_on);
-
-/*
- * Precise delayed work: the delay runs on an hrtimer in hard interrupt
- * mode, whose function queues the item as delayed_work_timer_fn() does
- * (interrupts are off there, on PREEMPT_RT too, and queueing takes only
- * raw locks).  Cancelling steals PENDING by stopping the timer
- * (stop_item_timer()); a timer whose function runs has queued the item,
- * or is about to, and the item is then grabbed from its queue.
- */
-static enum hrtimer_restart precise_work_timer_fn(struct hrtimer *timer)
-{
-	struct precise_work *pw = container_of(timer, struct precise_work, timer);
-
-	trace_workqueue_precise_expire(&pw->work, hrtimer_get_expires(timer));
-	__queue_work(pw->cpu, pw->wq, &pw->work);
-	return HRTIMER_NORESTART;
-}
-
-/**
- * precise_work_init_timer - set up the timer of a precise item
- * @pw: the item, whose work INIT_PRECISE_WORK() set up
- * @onstack: @pw is on the stack (debugobjects track it as such)
- *
- * Context: any.
- */
-void precise_work_init_timer(struct precise_work *pw, bool onstack)
-{
-	if (onstack)
-		hrtimer_init_on_stack(&pw->timer, CLOCK_MONOTONIC,
-				      HRTIMER_MODE_REL_HARD);
-	else
-		hrtimer_init(&pw->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	pw->timer.function = precise_work_timer_fn;
-	pw->cpu = WORK_CPU_UNBOUND;
-}
-EXPORT_SYMBOL_GPL(precise_work_init_timer);
-
-/**
- * destroy_precise_work_on_stack - end the life of an on-stack precise item
- * @pw: the item, idle
- *
- * Context: any.
- */
-void destroy_precise_work_on_stack(struct precise_work *pw)
-{
-	destroy_work_on_stack(&pw->work);
-	destroy_hrtimer_on_stack(&pw->timer);
-}
-EXPORT_SYMBOL_GPL(destroy_precise_work_on_stack);
-
-/* Queue @pw after @delay, with @slack_ns; the caller owns PENDING. */
-static void __queue_precise_work(int cpu, struct workqueue_struct *wq,
-				 struct precise_work *pw, ktime_t delay,
-				 u64 slack_ns)
-{
-	WARN_ON_ONCE(!wq || pw->timer.function != precise_work_timer_fn ||
-		     hrtimer_is_queued(&pw->timer) || !list_empty(&pw->work.entry));
-	if (delay <= 0) {
-		__queue_work(cpu, wq, &pw->work);
-		return;
-	}
-	pw->wq = wq;
-	pw->cpu = cpu;
-	hrtimer_start_range_ns(&pw->timer, delay, slack_ns, HRTIMER_MODE_REL_HARD);
-}
-
-/**
- * queue_precise_work_on - queue an item on a CPU after a precise delay
- * @cpu: the CPU, or %WORK_CPU_UNBOUND
- * @wq: the workqueue
- * @pw: the item
- * @delay: time to wait; 0 or less queues at once
- * @slack_ns: how much later than @delay the item may be queued, so that
- *	the timer can expire with others (0: as close to @delay as the
- *	clock allows)
- *
- * The item is never queued before @delay has passed.
- *
- * Context: any.
- * Return: %false if @pw was already pending (or is disabled), %true if it
- * was queued.
- */
-bool queue_precise_work_on(int cpu, struct workqueue_struct *wq,
-			   struct precise_work *pw, ktime_t delay, u64 slack_ns)
-{
-	guard(irqsave)();
-	if (!claim_work(&pw->work))
-		return false;
-	__queue_precise_work(cpu, wq, pw, delay, slack_ns);
-	return true;
-}
-EXPORT_SYMBOL_GPL(queue_precise_work_on);
-
-/**
- * mod_precise_work_on - (re)queue a precise item with a new delay
- * @cpu: the CPU, or %WORK_CPU_UNBOUND
- * @wq: the workqueue
- * @pw: the item
- * @delay: time to wait; 0 or less queues at once
- * @slack_ns: how much later than @delay the item may be queued
- *
- * Queues an idle item, or moves a pending one to the new delay.
- *
- * Context: any.
- * Return: %false if @pw was idle and is queued now (or is disabled),
- * %true if it was pending and got the new delay.
- */
-bool mod_precise_work_on(int cpu, struct workqueue_struct *wq,
-			 struct precise_work *pw, ktime_t delay, u64 slack_ns)
-{
-	unsigned long irq_flags;
-	bool ret = grab_pending(&pw->work, ITEM_HR_TIMER, &irq_flags);
-
-	if (!clear_pending_if_disabled(&pw->work))
-		__queue_precise_work(cpu, wq, pw, delay, slack_ns);
-	local_irq_restore(irq_flags);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(mod_precise_work_on);
-
-/**
- * flush_precise_work - run a precise item now and wait for it
- * @pw: the item
- *
- * A pending timer is stopped and the item queued at once.
- *
- * Context: process context, may sleep.
- * Return: %true if it waited, %false if @pw was idle.
- */
-bool flush_precise_work(struct precise_work *pw)
-{
-	/*
-	 * A stopped timer leaves PENDING to us: nobody else can queue it.
-	 * Stop and queue with interrupts off, as flush_delayed_work() does,
-	 * so that no flusher of the item on this CPU runs in between and
-	 * finds it neither pending on a timer nor queued.  A hard-interrupt
-	 * timer's cancel only spins while its function runs elsewhere.
-	 */
-	scoped_guard(irqsave) {
-		if (hrtimer_cancel(&pw->timer))
-			__queue_work(pw->cpu, pw->wq, &pw->work);
-	}
-	return flush_work(&pw->work);
-}
-EXPORT_SYMBOL_GPL(flush_precise_work);
-
-/**
- * cancel_precise_work - cancel a precise item's timer or queueing
- * @pw: the item
- *
- * Context: any.
- * Return: %true if @pw was pending.
- */
-bool cancel_precise_work(struct precise_work *pw)
-{
-	return __cancel_work(&pw->work, ITEM_HR_TIMER, false);
-}
-EXPORT_SYMBOL_GPL(cancel_precise_work);
-
-/**
- * cancel_precise_work_sync - cancel a precise item and wait for it
- * @pw: the item
- *
- * Context: process context, may sleep.
- * Return: %true if @pw was pending.
- */
-bool cancel_precise_work_sync(struct precise_work *pw)
-{
-	return __cancel_work_sync(&pw->work, ITEM_HR_TIMER, false);
-}
-EXPORT_SYMBOL_GPL(cancel_precise_work_sync);
-
-/**
- * disable_precise_work - disable_work() for a precise item
- * @pw: the item
- *
- * Context: any.
- * Return: %true if @pw was pending.
- */
-bool disable_precise_work(struct precise_work *pw)
-{
-	return __cancel_work(&pw->work, ITEM_HR_TIMER, true);
-}
-EXPORT_SYMBOL_GPL(disable_precise_work);
-
-/**
- * disable_precise_work_sync - disable_work_sync() for a precise item
- * @pw: the item
- *
- * Context: process context, may sleep.
- * Return: %true if @pw was pending.
- */
-bool disable_precise_work_sync(struct precise_work *pw)
-{
-	return __cancel_work_sync(&pw->work, ITEM_HR_TIMER, true);
-}
-EXPORT_SYMBOL_GPL(disable_precise_work_sync);
-
-/**
- * enable_precise_work - enable_work() for a precise item
- * @pw: the item
- *
- * Context: any.
- * Return: %true if @pw can be queued again.
- */
-bool enable_precise_work(struct precise_work *pw)
-{
-	return enable_work(&pw->work);
-}
-EXPORT_SYMBOL_GPL(enable_precise_work);
 
 /* ------------------------------------------------------------------ */
 /* 14. introspection                                                  */

@@ -8,7 +8,8 @@
  * kernel/workqueue_unbound.c (pods, unbound pools and attributes),
  * kernel/workqueue_show.c (state dumps, watchdog, debugfs),
  * kernel/workqueue_sysfs.c (the sysfs ABI) and
- * kernel/workqueue_hist.c (the per-workqueue histograms).
+ * kernel/workqueue_hist.c (the per-workqueue histograms),
+ * and by the files of single capabilities that use only these.
  *
  * Only what more than one of these files uses is declared here.
  *
@@ -191,7 +192,9 @@
 #include <linux/nodemask.h>
 #include <linux/rculist.h>
 #include <linux/workqueue.h>
+#ifdef WQ_HAS_HISTOGRAMS
 #include <linux/workqueue_hist.h>
+#endif
 
 #include "workqueue_internal.h"
 
@@ -273,6 +276,7 @@ enum pool_workqueue_stats {
 
 /* 3. Structures */
 
+#ifdef WQ_HAS_HISTOGRAMS
 /* Histograms of sampled items; flush waits are kept per workqueue. */
 #define WQ_NR_ITEM_HISTS	WQ_HIST_FLUSH
 /* the worst items a workqueue keeps, per list */
@@ -318,6 +322,7 @@ struct wq_hist_wq {
 	struct wq_hist_top	longest_run[WQ_HIST_TOP];
 	u64			since;
 };
+#endif
 
 /**
  * struct worker_pool - workers and the one worklist they take items from
@@ -429,6 +434,7 @@ struct pool_workqueue {
 	struct list_head	pwqs_node;
 	struct list_head	mayday_node;
 	u64			stats[PWQ_NR_STATS];
+#ifdef WQ_HAS_HISTOGRAMS
 	struct wq_hist		*hist;
 	struct work_struct	*hist_work;
 	u64			hist_queued;
@@ -438,6 +444,7 @@ struct pool_workqueue {
 	unsigned int		hist_period;
 	unsigned int		hist_weight;
 	unsigned int		hist_carry;
+#endif
 	struct kthread_work	release_work;
 	struct rcu_head		rcu;
 } __aligned(1 << WORK_STRUCT_PWQ_SHIFT);
@@ -529,7 +536,9 @@ struct workqueue_struct {
 	struct workqueue_attrs	*unbound_attrs;
 	struct pool_workqueue __rcu *dfl_pwq;
 	struct wq_device	*wq_dev;
+#ifdef WQ_HAS_HISTOGRAMS
 	struct wq_hist_wq	*hist;
+#endif
 #ifdef CONFIG_LOCKDEP
 	char			*lockdep_name;
 	struct lock_class_key	key;
@@ -622,6 +631,15 @@ static inline bool pool_is_rt(const struct worker_pool *pool)
 	return pool->flags & POOL_RT;
 }
 
+/* The timer an item may wait on before it is queued. */
+enum item_timer {
+	ITEM_NO_TIMER,
+	ITEM_WHEEL_TIMER,	/* delayed_work */
+#ifdef WQ_HAS_PRECISE_WORK
+	ITEM_HR_TIMER,		/* precise_work */
+#endif
+};
+
 /* kernel/workqueue.c, in the order of its sections */
 bool wq_is_ordered(struct workqueue_struct *wq);
 struct pool_workqueue *get_work_pwq(struct work_struct *work);
@@ -645,7 +663,17 @@ void link_pwq(struct pool_workqueue *pwq);
 void node_quota_unlist_locked(struct pool_workqueue *pwq);
 bool pwq_activate_inactive_locked(struct pool_workqueue *pwq);
 void wq_refresh_limits(struct workqueue_struct *wq);
+void __queue_work(int req_cpu, struct workqueue_struct *wq,
+		  struct work_struct *work);
+bool clear_pending_if_disabled(struct work_struct *work);
+bool claim_work(struct work_struct *work);
 struct task_struct *wq_barrier_task(struct work_struct *work);
+int grab_pending(struct work_struct *work, enum item_timer timer,
+		 unsigned long *irq_flags);
+bool __cancel_work(struct work_struct *work, enum item_timer timer,
+		   bool disable);
+bool __cancel_work_sync(struct work_struct *work, enum item_timer timer,
+			bool disable);
 
 /* kernel/workqueue_lifecycle.c */
 struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,
@@ -672,6 +700,7 @@ void apply_wqattrs_unlock(void);
 /* kernel/workqueue_show.c */
 void wq_watchdog_init(void);
 
+#ifdef WQ_HAS_HISTOGRAMS
 /*
  * kernel/workqueue_hist.c: the hooks on the path of an item.  Each is one
  * test of a pwq or worker field the path has at hand: with histograms off
@@ -750,6 +779,7 @@ void wq_hist_reset_kinds(struct workqueue_struct *wq, unsigned long kinds);
 int wq_hist_parse_reset(const char *buf, size_t count);
 ssize_t wq_hist_show_kind(struct workqueue_struct *wq, int kind, char *buf);
 extern const char * const wq_hist_names[WQ_NR_HISTS];
+#endif
 
 /* kernel/workqueue_sysfs.c */
 #ifdef CONFIG_SYSFS

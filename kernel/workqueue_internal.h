@@ -89,6 +89,7 @@ struct worker {
 	bool			rank_rr;
 	struct list_head	rank_node;
 	struct wq_barrier	*waiting;
+#ifdef WQ_HAS_HISTOGRAMS
 	unsigned int		hist_flags;
 	unsigned int		hist_weight;
 	u64			hist_queued;
@@ -96,6 +97,7 @@ struct worker {
 	u64			hist_start;
 	u64			hist_cpu;
 	unsigned long		hist_switches;
+#endif
 };
 
 /* Scheduler hooks, called for tasks with PF_WQ_WORKER. */

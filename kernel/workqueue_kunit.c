@@ -1680,6 +1680,7 @@ static int wqk_set_prio(int policy, int prio)
 	return sched_setattr_nocheck(current, &attr);
 }
 
+#if defined(WQ_HAS_WAIT_PI) || defined(WQ_HAS_HISTOGRAMS)
 /* Queue @p on @wq (on @cpu where the call takes one) as @op's item. */
 static void wqk_queue_for(enum wqk_wait_op op, struct workqueue_struct *wq,
 			  struct wqk_probe *p, int cpu)
@@ -1704,6 +1705,7 @@ static void wqk_queue_for(enum wqk_wait_op op, struct workqueue_struct *wq,
 		queue_work_on(cpu, wq, &p->work);
 	}
 }
+#endif
 
 /* Make the call @op on @wq or @p; what it returned. */
 static bool wqk_wait_call(enum wqk_wait_op op, struct workqueue_struct *wq,

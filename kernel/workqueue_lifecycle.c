@@ -184,7 +184,9 @@ static void wq_free_node_nr_active(struct workqueue_struct *wq)
 void discard_pwq(struct pool_workqueue *pwq)
 {
 	WARN_ON_ONCE(pwq->refcnt);
+#ifdef WQ_HAS_HISTOGRAMS
 	wq_hist_free_pwq(pwq);
+#endif
 	kmem_cache_free(pwq_cache, pwq);
 }
 
@@ -192,7 +194,9 @@ static void rcu_free_pwq(struct rcu_head *rcu)
 {
 	struct pool_workqueue *pwq = container_of(rcu, struct pool_workqueue, rcu);
 
+#ifdef WQ_HAS_HISTOGRAMS
 	wq_hist_free_pwq(pwq);
+#endif
 	kmem_cache_free(pwq_cache, pwq);
 }
 
@@ -203,7 +207,9 @@ static void rcu_free_wq(struct rcu_head *rcu)
 	if (wq->flags & WQ_UNBOUND)
 		wq_free_node_nr_active(wq);
 	wq_free_lockdep_name(wq);
+#ifdef WQ_HAS_HISTOGRAMS
 	wq_hist_free_wq(wq);
+#endif
 	free_percpu(wq->cpu_pwq);
 	free_workqueue_attrs(wq->unbound_attrs);
 	kfree(wq);
@@ -254,8 +260,10 @@ static void pwq_release_workfn(struct kthread_work *work)
 	bool last;
 
 	mutex_lock(&wq->mutex);
+#ifdef WQ_HAS_HISTOGRAMS
 	/* readers of the histograms find its counts in one place or the other */
 	wq_hist_retire_pwq(pwq);
+#endif
 	list_del_rcu(&pwq->pwqs_node);
 	last = list_empty(&wq->pwqs);
 	if (!last && wq_is_ordered(wq))
@@ -306,7 +314,9 @@ struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,
 	INIT_LIST_HEAD(&pwq->pwqs_node);
 	INIT_LIST_HEAD(&pwq->mayday_node);
 	kthread_init_work(&pwq->release_work, pwq_release_workfn);
+#ifdef WQ_HAS_HISTOGRAMS
 	wq_hist_init_pwq(pwq);
+#endif
 	return pwq;
 }
 
@@ -505,8 +515,10 @@ alloc_wq_va(const char *fmt, unsigned int flags, int max_active,
 		if (!wq->unbound_attrs || wq_alloc_node_nr_active(wq))
 			goto err_free;
 	}
+#ifdef WQ_HAS_HISTOGRAMS
 	if (wq_hist_alloc_wq(wq))
 		goto err_free;
+#endif
 	/*
 	 * From the pwq table to the list of workqueues under one hold of L:
 	 * CPU hotplug and unbound cpumask changes update listed workqueues
@@ -538,7 +550,9 @@ err_free:
 		wq_free_node_nr_active(wq);
 	wq_unregister_lockdep(wq);
 	wq_free_lockdep_name(wq);
+#ifdef WQ_HAS_HISTOGRAMS
 	wq_hist_free_wq(wq);
+#endif
 	free_percpu(wq->cpu_pwq);
 	free_workqueue_attrs(wq->unbound_attrs);
 	kfree(wq);
@@ -1003,7 +1017,9 @@ void __init workqueue_init_early(void)
 	int cpu, i;
 
 	BUILD_BUG_ON(__alignof__(struct pool_workqueue) < __alignof__(long long));
+#ifdef WQ_HAS_HISTOGRAMS
 	wq_hist_init();
+#endif
 	wq_unbound_cpumask_init();
 	/* nohz_full: power-efficient items go unbound, to housekeeping CPUs */
 	if (housekeeping_enabled(HK_TYPE_TICK))

@@ -700,7 +700,9 @@ static int __init wq_debugfs_init(void)
 	struct dentry *dir = debugfs_create_dir("workqueue", NULL);
 
 	wq_faults_debugfs_init(dir);
+#ifdef WQ_HAS_HISTOGRAMS
 	wq_hist_debugfs_init(dir);
+#endif
 	return 0;
 }
 late_initcall(wq_debugfs_init);

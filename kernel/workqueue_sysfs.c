@@ -24,7 +24,9 @@
  */
 #include <linux/device.h>
 #include <linux/slab.h>
+#ifdef WQ_HAS_HISTOGRAMS
 #include <linux/workqueue_hist.h>
+#endif
 
 #include "workqueue_impl.h"
 
@@ -255,6 +257,7 @@ static const struct attribute_group wq_sysfs_group = {
 	.is_visible	= wq_sysfs_attr_visible,
 };
 
+#ifdef WQ_HAS_HISTOGRAMS
 /*
  * histograms/: one file per histogram and one of the worst items (see
  * kernel/workqueue_hist.c); writing "reset" (or "0") clears the file's.
@@ -323,10 +326,13 @@ static const struct attribute_group wq_hist_group = {
 	.attrs		= wq_hist_attrs,
 	.is_visible	= wq_hist_attr_visible,
 };
+#endif
 
 static const struct attribute_group *wq_sysfs_groups[] = {
 	&wq_sysfs_group,
+#ifdef WQ_HAS_HISTOGRAMS
 	&wq_hist_group,
+#endif
 	NULL,
 };
 

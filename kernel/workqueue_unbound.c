@@ -67,9 +67,14 @@ static struct cpumask wq_cmdline_cpumask __initdata;
 
 /* in the order of enum wq_affn_scope; the sysfs ABI uses these names */
 const char * const wq_affn_names[WQ_AFFN_NR_TYPES] = {
-	"default", "cpu", "smt", "cache", "cache_shard", "numa", "system",
+	"default", "cpu", "smt", "cache",
+#ifdef WQ_HAS_CACHE_SHARD
+	"cache_shard",
+#endif
+	"numa", "system",
 };
 
+#ifdef WQ_HAS_CACHE_SHARD
 /*
  * workqueue.cache_shard_size: the cache_shard scope splits each LLC into
  * shards of at most this many cores (SMT siblings together), as 7.1 does;
@@ -96,6 +101,7 @@ static const struct kernel_param_ops wq_cache_shard_size_ops = {
 };
 module_param_cb(cache_shard_size, &wq_cache_shard_size_ops,
 		&wq_cache_shard_size, 0444);
+#endif
 
 /* ------------------------------------------------------------------ */
 /* 1. attributes                                                       */
@@ -251,6 +257,7 @@ static bool __init cpus_share_smt(int a, int b)
 	       cpumask_test_cpu(a, topology_sibling_cpumask(b));
 }
 
+#ifdef WQ_HAS_CACHE_SHARD
 /* The first CPU of @cpu's core (its SMT siblings), or @cpu itself. */
 static int __init core_of(int cpu)
 {
@@ -286,6 +293,7 @@ static bool __init cpus_share_cache_shard(int a, int b)
 {
 	return cpus_share_cache(a, b) && wq_cpu_shard[a] == wq_cpu_shard[b];
 }
+#endif
 
 static bool __init cpus_share_numa(int a, int b)
 {
@@ -336,6 +344,7 @@ static void __init reinit_pod_type(struct wq_pod_type *pt,
 	init_pod_type(pt, same);
 }
 
+#ifdef WQ_HAS_CACHE_SHARD
 /* The pods of the cache_shard scope. */
 static void __init init_cache_shard_pods(struct wq_pod_type *pt)
 {
@@ -349,6 +358,7 @@ static void __init init_cache_shard_pods(struct wq_pod_type *pt)
 	kfree(wq_cpu_shard);
 	wq_cpu_shard = NULL;
 }
+#endif
 
 /**
  * wq_init_pod_types - pods of each affinity scope from the topology
@@ -361,7 +371,9 @@ static void __init wq_init_pod_types(void)
 	reinit_pod_type(&wq_pod_types[WQ_AFFN_CPU], cpus_dont_share);
 	reinit_pod_type(&wq_pod_types[WQ_AFFN_SMT], cpus_share_smt);
 	reinit_pod_type(&wq_pod_types[WQ_AFFN_CACHE], cpus_share_cache);
+#ifdef WQ_HAS_CACHE_SHARD
 	init_cache_shard_pods(&wq_pod_types[WQ_AFFN_CACHE_SHARD]);
+#endif
 	reinit_pod_type(&wq_pod_types[WQ_AFFN_NUMA], cpus_share_numa);
 }
 

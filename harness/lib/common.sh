@@ -36,8 +36,8 @@ objdir() { echo "$BUILD/$1/obj-$2"; }
 # check_wq WQ: fail unless WQ names a tree.
 check_wq() {
 	case $1 in
-	stock|stock-fixed|rework|wip|series|stable-series) ;;
-	*) die "WQ must be stock, stock-fixed, rework, wip, series or stable-series, not '$1'" ;;
+	stock|stock-fixed|rework|series|stable-series) ;;
+	*) die "WQ must be stock, stock-fixed, rework, series or stable-series, not '$1'" ;;
 	esac
 }
 
@@ -47,7 +47,6 @@ wq_layers() {
 	stock) echo "test" ;;
 	stock-fixed) echo "test stable" ;;	# stock plus the stable series
 	rework) echo "test rework" ;;
-	wip) echo "test rework rework-wip" ;;
 	series) echo "test rework" ;;	# series-build.sh: a prefix of it
 	stable-series) echo "test stable" ;;	# stable-build.sh: a prefix of it
 	esac
@@ -137,7 +136,8 @@ write_if_changed() {
 # Reading patches/series.  A series line is "layer name item..." where each
 # item is one of our files or folders (copied into the tree at the same
 # path) or a .diff or git format-patch .patch against the pristine tree
-# (applied with -p1).
+# (applied with -p1), or a feature flag "+WQ_HAS_X": from this patch on,
+# the rework's code for capability X is in (see strip_features).
 
 # series_lines LAYER...: "name item..." of each entry in those layers.
 series_lines() {
@@ -159,6 +159,7 @@ apply_item() {
 	local dir=$1 item=$2
 
 	case $item in
+	+*) ;;	# a feature flag: strip_features reads it
 	*.diff|*.patch)
 		patch -p1 -s -d "$dir" --no-backup-if-mismatch <"$TOP/$item" ||
 			die "$item does not apply"
@@ -169,4 +170,38 @@ apply_item() {
 		cp -r "$TOP/$item" "$dir/$(dirname "$item")/"
 		;;
 	esac
+}
+
+# feature_flags [UPTO]: the feature flags of the rework layer, those of its
+# patches up to and including UPTO when it is given.
+feature_flags() {
+	series_lines rework | sed "/^${1:-}\( \|$\)/q" | tr ' ' '\n' |
+		sed -n 's/^+//p'
+}
+
+# rework_c_files: the C files and headers the rework layer writes.
+rework_c_files() {
+	local item
+	for item in $(series_lines rework | cut -d' ' -f2-); do
+		case $item in
+		+*) ;;
+		*.diff) diff_paths "$TOP/$item" ;;
+		*) echo "$item" ;;
+		esac
+	done | grep -E '\.(c|h)$' | sort -u
+}
+
+# strip_features DIR [UPTO]: cut the rework's C files in the tree at DIR
+# to the step of the series after patch UPTO (harness/lib/series_strip.py):
+# the code of features not yet in goes, the marks of those in go too.
+# Without UPTO every feature is in: the series' last step.
+strip_features() {
+	local dir=$1 f files=()
+	for f in $(rework_c_files); do
+		[ -f "$dir/$f" ] && files+=("$dir/$f")
+	done
+	# shellcheck disable=SC2046
+	"$PYTHON" "$TOP/harness/lib/series_strip.py" \
+		--features $(feature_flags) --enabled $(feature_flags "${2:-}") \
+		-- "${files[@]}"
 }

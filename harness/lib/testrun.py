@@ -397,16 +397,6 @@ def summary(wq, cfgs, what='test'):
               f'{accel_note(os.path.dirname(path))})')
         for k in counts:
             counts[k] += c[k]
-    extra = os.path.join(guest.OUT, 'test', 'wip.json')	# from wip.sh
-    if what == 'test' and os.path.exists(extra):
-        with open(extra) as f:
-            for r in json.load(f):
-                st = r['status'] if r['status'] in ('PASS', 'FAIL', 'SKIP') else 'FAIL'
-                counts[st] += 1
-                print(f'{st:4} {r["name"]}')
-                if st == 'FAIL':
-                    for d in r.get('detail', []):
-                        print(f'    {d}')
     print(count_line(counts, known))
     return 1 if counts['FAIL'] else 0
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # tree.sh WQ: bring the tree of kernel WQ up to date with the pristine source plus the
 # layers of patches/series that WQ takes (stock: test; stock-fixed: test
-# stable; rework: test rework; wip: test rework rework-wip; series: the
+# stable; rework: test rework; series: the
 # patches of test and rework up to and including the one named by
 # $SERIES_UPTO, for series-build.sh; stable-series: the same for test and
 # stable, for stable-build.sh).
@@ -16,7 +16,7 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-wq=${1:?usage: tree.sh stock|stock-fixed|rework|wip|series|stable-series}
+wq=${1:?usage: tree.sh stock|stock-fixed|rework|series|stable-series}
 check_wq "$wq"
 layers=$(wq_layers "$wq")
 
@@ -57,6 +57,9 @@ while read -r _name items; do
 		apply_item "$stage" "$item"
 	done
 done < <(series_lines $layers | sed "/^${SERIES_UPTO:-}\( \|$\)/q")
+# The series tree is the rework cut to the step of its patch (the patches
+# of make patches); the rework tree is the code as written, every feature in.
+[ "$wq" != series ] || strip_features "$stage" "${SERIES_UPTO:-}"
 
 (cd "$stage" && find . -type f | sed 's|^\./||' | sort) >"$staged"
 
