@@ -318,7 +318,10 @@ static struct attribute *wq_hist_attrs[] = {
 static umode_t wq_hist_attr_visible(struct kobject *kobj,
 				    struct attribute *attr, int n)
 {
-	return dev_to_wq(kobj_to_dev(kobj))->hist ? attr->mode : 0;
+	/* off: no histograms/ directory at all, not an empty one */
+	if (!dev_to_wq(kobj_to_dev(kobj))->hist)
+		return SYSFS_GROUP_INVISIBLE;
+	return attr->mode;
 }
 
 static const struct attribute_group wq_hist_group = {
