@@ -583,8 +583,8 @@ void wq_hist_collect(struct workqueue_struct *wq, struct wq_hist *sum)
  * @buckets: %WQ_HIST_BUCKETS counts, see &enum wq_hist_kind
  *
  * Context: process context, may sleep.
- * Return: the sum of the counts, or -EINVAL for a bad @kind, or -ENODATA
- * with histograms off (@buckets are zeroed then).
+ * Return: the sum of the counts, or -EINVAL (and a warning, once) for a
+ * bad @kind, or -ENODATA with histograms off (@buckets are zeroed then).
  */
 int workqueue_hist_read(struct workqueue_struct *wq, enum wq_hist_kind kind,
 			u64 *buckets)

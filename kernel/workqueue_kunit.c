@@ -3428,6 +3428,21 @@ static int wqk_cpu_pool_id(int cpu, int kind)
 	return cpu * 4 + kind;
 }
 
+#ifdef WQ_HAS_RT_CLASS
+/*
+ * The ID of @cpu's real-time pool: the RT pools come after the four pools
+ * of every possible CPU, in CPU order (workqueue_init_early()).
+ */
+static int wqk_rt_pool_id(int cpu)
+{
+	int other, before = 0;
+
+	for_each_possible_cpu(other)
+		before += other < cpu;
+	return 4 * num_possible_cpus() + before;
+}
+#endif
+
 /*
  * A running item with a flush_work() barrier behind it, and inactive
  * items where runs of one function fold and a barrier breaks the run:
@@ -3696,35 +3711,46 @@ static void wqk_touch_until_reported(struct wqk_thread *th)
  * progress (at least the one-second threshold), then dumps the busy
  * workqueues and the stacks of the pool's running workers.  With
  * @toucher_cpu >= 0 a thread there touches its own CPU's watchdog all
- * along, which must not hide the stall of another CPU's pool.
+ * along, which must not hide the stall of another CPU's pool.  @flags
+ * are the workqueue's: WQ_RT stalls the CPU's real-time pool, which the
+ * report names by its priority ("fifo=N") where others say "nice=N".
  */
-static void wqk_expect_stall_report(struct kunit *test, int toucher_cpu)
+static void wqk_expect_stall_report(struct kunit *test, int toucher_cpu,
+				    unsigned int flags)
 {
 	struct wqk_stall *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
-	const char *line, *dump, *hogs;
+	const char *line, *dump, *hogs, *tail;
 	unsigned int secs = 0;
 	struct wqk_log *log;
-	int node, i;
+	char what[32];
+	int node, i, id;
 
 	KUNIT_ASSERT_NOT_NULL(test, st);
 	wqk_set_param(test, "watchdog_thresh", "1");
 	wqk_set_param(test, "cpu_intensive_thresh_us", "60000000");
-	st->wq = wqk_wq_new(test, 0, 0);
+	st->wq = wqk_wq_new(test, flags, 0);
 	st->hog = wqk_probe_new(test, NULL);
 	st->next = wqk_probe_new(test, NULL);
 	st->cpu = wqk_last_online_cpu();
 	st->hog->data = st;
 	st->hog->hook = wqk_hog_until_reported;
-	snprintf(st->hog_line, sizeof(st->hog_line), "pool %d:",
-		 wqk_cpu_pool_id(st->cpu, 2));
+	id = wqk_cpu_pool_id(st->cpu, 2);
+	/* flags=0x0 nice=0; the RT pool's flags are its own */
+	snprintf(what, sizeof(what), "flags=0x0 nice=0");
+#ifdef WQ_HAS_RT_CLASS
+	if (flags & WQ_RT) {
+		id = wqk_rt_pool_id(st->cpu);
+		snprintf(what, sizeof(what), "fifo=%d", wq_rt_prio);
+	}
+#endif
+	snprintf(st->hog_line, sizeof(st->hog_line), "pool %d:", id);
 	node = cpu_to_node(st->cpu);
 	if (node == NUMA_NO_NODE)
 		snprintf(st->report, sizeof(st->report),
-			 "BUG: workqueue lockup - pool cpus=%d flags=0x0 nice=0 stuck for ",
-			 st->cpu);
+			 "BUG: workqueue lockup - pool cpus=%d flags=", st->cpu);
 	else
 		snprintf(st->report, sizeof(st->report),
-			 "BUG: workqueue lockup - pool cpus=%d node=%d flags=0x0 nice=0 stuck for ",
+			 "BUG: workqueue lockup - pool cpus=%d node=%d flags=",
 			 st->cpu, node);
 	if (toucher_cpu >= 0)
 		wqk_thread_run(test, wqk_touch_until_reported, st, 0,
@@ -3743,15 +3769,20 @@ static void wqk_expect_stall_report(struct kunit *test, int toucher_cpu)
 			      "no \"%s\" after the hogs' heading", st->hog_line);
 	KUNIT_EXPECT_TRUE(test, st->reported);
 	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(line, st->report), "%s", line);
-	if (str_has_prefix(line, st->report))
-		sscanf(line + strlen(st->report), "%us!", &secs);
+	/* "flags=0x0 nice=0 stuck for Ns!", or "flags=0x.. fifo=N stuck ..." */
+	tail = strstr(line, " stuck for ");
+	KUNIT_EXPECT_TRUE_MSG(test, tail && tail - strlen(what) > line &&
+			      !strncmp(tail - strlen(what), what, strlen(what)),
+			      "no \"%s stuck for\" in: %s", what, line);
+	if (tail)
+		sscanf(tail + strlen(" stuck for "), "%us!", &secs);
 	KUNIT_EXPECT_GE_MSG(test, secs, 1U, "%s", line);
 	KUNIT_EXPECT_EQ(test, atomic_read(&st->next->runs), 1);
 }
 
 static void watchdog_reports_a_stuck_percpu_pool(struct kunit *test)
 {
-	wqk_expect_stall_report(test, -1);
+	wqk_expect_stall_report(test, -1, 0);
 }
 
 /*
@@ -3764,7 +3795,7 @@ static void watchdog_touch_elsewhere_does_not_hide_a_stall(struct kunit *test)
 
 	if (other == wqk_last_online_cpu())
 		kunit_skip(test, "needs two online CPUs");
-	wqk_expect_stall_report(test, other);
+	wqk_expect_stall_report(test, other, 0);
 }
 
 /*
@@ -5734,6 +5765,43 @@ static void rt_cpu_hog_lets_the_next_rt_item_start(struct kunit *test)
 	}
 }
 
+static void wqk_take_fifo_low(struct wqk_thread *th)
+{
+	sched_set_fifo_low(current);
+	*(int *)th->data = current->rt_priority;
+}
+
+/*
+ * The class's priority defaults to sched_set_fifo_low()'s level: above
+ * every SCHED_OTHER task, below any real-time task that asked for more.
+ * (No configuration of the harness boots with workqueue.rt_prio=.)
+ */
+static void rt_prio_defaults_to_the_fifo_low_level(struct kunit *test)
+{
+	struct wqk_thread *th;
+	int low = -1;
+
+	th = wqk_thread_run(test, wqk_take_fifo_low, &low, 0, -1);
+	WQK_WAIT(test, &th->done);
+	KUNIT_EXPECT_EQ(test, low, 1);
+	KUNIT_EXPECT_EQ_MSG(test, wq_rt_prio, low,
+			    "workqueue.rt_prio is not sched_set_fifo_low()'s level");
+}
+
+/*
+ * The stall watchdog works for the real-time pools as for the others: a
+ * WQ_RT item that neither sleeps nor counts as CPU-intensive, with an item
+ * waiting behind it, is reported as a lockup of its CPU's real-time pool
+ * ("fifo=N"), with the dump and the hog's stack.
+ */
+static void rt_pool_stall_is_reported_by_the_watchdog(struct kunit *test)
+{
+	/* the case's own thread reads the log beside the hog */
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a CPU besides the hog's");
+	wqk_expect_stall_report(test, -1, WQ_RT);
+}
+
 static struct kunit_case wqk_rt_cases[] = {
 	KUNIT_CASE(rt_pool_starts_with_a_worker_in_reserve),
 	KUNIT_CASE_PARAM(rt_items_run_sched_rr_at_the_class_priority,
@@ -5750,6 +5818,8 @@ static struct kunit_case wqk_rt_cases[] = {
 	KUNIT_CASE(rt_cpu_hog_lets_the_next_rt_item_start),
 	KUNIT_CASE(rt_workqueues_add_no_threads),
 	KUNIT_CASE(rt_pools_show_fifo_in_dumps),
+	KUNIT_CASE_SLOW(rt_pool_stall_is_reported_by_the_watchdog),
+	KUNIT_CASE(rt_prio_defaults_to_the_fifo_low_level),
 	{}
 };
 #else

@@ -54,9 +54,11 @@ SELFTEST_CMD = ('sh /selftests/workqueue/run_all.sh; rc=$?; '
                 f'[ -e {guest.TWQ_RUN} ] || insmod /lib/modules/test_workqueue.ko; '
                 f'echo all scale=tiny > {guest.TWQ_RUN} || rc=1; exit $rc')
 # Boot-time isolation of CPU 1 (scheduler domains and the tick), checked
-# by its own selftest in a boot of its own.
+# by its own selftest in a boot of its own; the same boot turns the
+# histograms off where the kernel has them, which wq_hist_off.sh checks.
 ISOLATED_APPEND = 'isolcpus=domain,1 nohz_full=1'
-ISOLATED_CMD = 'sh /selftests/workqueue/run_all.sh wq_isolation.sh'
+ISOLATED_CMD = 'sh /selftests/workqueue/run_all.sh wq_isolation.sh wq_hist_off.sh'
+HIST_OFF_APPEND = 'workqueue.histograms=0'
 TWQ_SCENARIOS = ('perfwq', 'latency', 'throughput', 'flush', 'delay',
                  'inversion', 'rcu_exp')
 # rcutorture, where the kernel has it as a module: expedited and polled
@@ -239,8 +241,15 @@ def run_selftests(wq, cfg, out):
     return results + parse_module_run(text)
 
 
+def has_symbol(wq, cfg, name):
+    """Whether the kernel's System.map has the symbol NAME."""
+    with open(os.path.join(guest.objdir(wq, cfg), 'System.map')) as f:
+        return any(line.rstrip().endswith(' ' + name) for line in f)
+
+
 def run_isolated(wq, cfg, out):
-    """The isolation selftest, booted with one CPU isolated (not on UP).
+    """The isolation selftest, booted with one CPU isolated (not on UP),
+    and with the histograms off where the kernel has them.
 
     Not on PREEMPT_RT: there, 6.12's RCU itself splats as soon as
     nohz_full= offloads a CPU's callbacks ("Unsafe read of RCU_NOCB
@@ -255,8 +264,11 @@ def run_isolated(wq, cfg, out):
                  'detail': ['PREEMPT_RT: 6.12 RCU splats with nohz_full=']}]
     # -icount: the culled-worker check idles through the 5 min idle
     # timeout, which costs no host time there
+    append = f'kunit.enable=0 {ISOLATED_APPEND}'
+    if has_symbol(wq, cfg, 'workqueue_hist_read'):
+        append += ' ' + HIST_OFF_APPEND
     return boot_selftests(wq, cfg, out, 'isolated boot', ISOLATED_CMD,
-                          f'kunit.enable=0 {ISOLATED_APPEND}', clock='icount')[0]
+                          append, clock='icount')[0]
 
 
 def run_torture(wq, cfg, out, secs=TORTURE_SECS):
