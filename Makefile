@@ -17,6 +17,8 @@
 ## CMD=... ON= OFF=    make run/profile: what the guest runs
 ## WQDUMP='boot ...'   make wqdump: the scenarios
 ## ACCEL=kvm|tcg       guests without a bench clock: KVM where usable
+## SHAPE=4x2n          the guests' shape: 4x2n, 16x2n, 64x1llc, 64x8n-smt;
+##                     or VCPUS=, SOCKETS= (LLCs), NODES=, THREADS=
 WQ ?= rework
 CONFIG ?= debug
 H := harness

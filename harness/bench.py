@@ -241,7 +241,7 @@ def run(s):
 
 
 def machine_desc():
-    return (f'QEMU TCG x86_64, {machine.CPUS} vCPUs, {machine.NODES} NUMA nodes, '
+    return (f'QEMU TCG x86_64, {machine.describe()}, '
             f'{machine.MEM_MB} MiB; host {os.cpu_count()} CPUs')
 
 

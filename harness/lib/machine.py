@@ -2,24 +2,75 @@
 """The guest machine every harness boot uses: x86_64 under QEMU, with KVM
 where /dev/kvm is usable and TCG otherwise (ACCEL=tcg or kvm forces one).
 
-4 vCPUs in 2 sockets, one NUMA node per socket (so LLC and node agree and
-the scheduler topology is sane), 1 GiB split evenly between the nodes.
+Its shape, by default: 4 vCPUs in 2 sockets, one NUMA node per socket (so
+LLC and node agree and the scheduler topology is sane), 1 GiB split
+evenly between the nodes.  SHAPE= picks another (see SHAPES), or VCPUS=,
+SOCKETS=, NODES= and THREADS= set one: QEMU numbers vCPUs socket by
+socket, core by core, SMT thread innermost; each socket is one last-level
+cache (QEMU's L3 is per socket), and each node holds whole sockets, so
+that no LLC spans two nodes (6.12 warns when one does).
 """
 import datetime
 import fcntl
 import os
+from collections import namedtuple
 
-CPUS = 4
-NODES = 2
 MEM_MB = 1024
 
+Shape = namedtuple('Shape', 'cpus sockets nodes threads')
 
-def numa_args(cpus=CPUS, nodes=NODES, mem_mb=MEM_MB):
+# Named shapes: the default, and the many-CPU ones of the scale work
+# (issue: 16 vCPUs in 2 nodes; 64 in one LLC; 64 in 8 nodes with SMT).
+SHAPES = {
+    '4x2n': Shape(4, 2, 2, 1),
+    '16x2n': Shape(16, 2, 2, 1),
+    '64x1llc': Shape(64, 1, 1, 1),
+    '64x8n-smt': Shape(64, 8, 8, 2),
+}
+
+
+def shape(env=None):
+    """The guest's shape: SHAPE=NAME, or VCPUS/SOCKETS/NODES/THREADS over
+    the default; exits with an error for one QEMU or this harness cannot
+    make."""
+    env = os.environ if env is None else env
+    name = env.get('SHAPE', '4x2n')
+    if name not in SHAPES:
+        raise SystemExit(f'error: SHAPE={name}: not one of {", ".join(SHAPES)}')
+    sh = SHAPES[name]
+    try:
+        sh = Shape(int(env.get('VCPUS', sh.cpus)),
+                   int(env.get('SOCKETS', sh.sockets)),
+                   int(env.get('NODES', env.get('SOCKETS', sh.nodes))),
+                   int(env.get('THREADS', sh.threads)))
+    except ValueError as e:
+        raise SystemExit(f'error: VCPUS, SOCKETS, NODES, THREADS: numbers: {e}') from e
+    if min(sh) < 1 or sh.cpus % (sh.sockets * sh.threads):
+        raise SystemExit(f'error: {sh.cpus} vCPUs do not make {sh.sockets} sockets '
+                         f'of whole cores of {sh.threads} threads')
+    if sh.sockets % sh.nodes:
+        raise SystemExit(f'error: {sh.nodes} nodes cannot each hold whole sockets '
+                         f'of {sh.sockets} (an LLC would span two nodes)')
+    return sh
+
+
+def describe(sh=None):
+    """The shape in words, for reports."""
+    sh = sh or shape()
+    cores = sh.cpus // (sh.sockets * sh.threads)
+    return (f'{sh.cpus} vCPUs: {sh.sockets} socket(s) (LLCs) of {cores} '
+            f'core(s) x {sh.threads} thread(s), {sh.nodes} NUMA node(s)')
+
+
+def numa_args(sh=None, mem_mb=MEM_MB):
     """QEMU arguments for the CPU and NUMA topology."""
-    per_node = cpus // nodes
-    args = ['-smp', f'{cpus},sockets={nodes},cores={per_node},threads=1']
-    for n in range(nodes):
-        args += ['-object', f'memory-backend-ram,id=m{n},size={mem_mb // nodes}M',
+    sh = sh or shape()
+    cores = sh.cpus // (sh.sockets * sh.threads)
+    per_node = sh.cpus // sh.nodes
+    args = ['-smp', f'{sh.cpus},sockets={sh.sockets},cores={cores},'
+            f'threads={sh.threads}']
+    for n in range(sh.nodes):
+        args += ['-object', f'memory-backend-ram,id=m{n},size={mem_mb // sh.nodes}M',
                  '-numa', f'node,nodeid={n},cpus={n * per_node}-{(n + 1) * per_node - 1},memdev=m{n}']
     return args
 
@@ -32,7 +83,7 @@ def clock_args(clock):
         return ['-accel', 'tcg,thread=single', '-icount', 'shift=0,sleep=off']
     if clock == 'mttcg':
         return ['-accel', 'tcg,thread=multi']
-    raise ValueError(f'unknown clock {clock!r} (icount or mttcg)')
+    raise SystemExit(f'error: unknown clock {clock!r} (icount or mttcg)')
 
 
 # Where a boot's wall clock starts, in seconds after this, is its seed.
@@ -89,7 +140,7 @@ def accel():
     if want in ('kvm', 'tcg'):
         return want
     if want:
-        raise ValueError(f'unknown ACCEL {want!r} (kvm or tcg)')
+        raise SystemExit(f'error: unknown ACCEL {want!r} (kvm or tcg)')
     return 'kvm' if kvm_usable() else 'tcg'
 
 
@@ -100,10 +151,11 @@ def accel_args():
     return ['-accel', 'tcg']
 
 
-def qemu_args(clock=None, cpus=CPUS, nodes=NODES, mem_mb=MEM_MB):
+def qemu_args(clock=None, sh=None, mem_mb=MEM_MB):
     """Machine arguments shared by kunit.py runs and our own boots: the
-    clock asked for (the bench's), else accel_args()."""
-    args = numa_args(cpus, nodes, mem_mb)
+    shape (shape() unless given), the clock asked for (the bench's), else
+    accel_args()."""
+    args = numa_args(sh, mem_mb)
     if clock or os.environ.get('CLOCK'):
         args += clock_args(clock or os.environ['CLOCK'])
     else:

@@ -305,8 +305,7 @@ def has_kunit(wq, cfg):
 
 def run(wq, cfg):
     out = out_dir(wq, cfg)
-    with open(os.path.join(out, 'accel'), 'w') as f:
-        f.write(machine.accel() + '\n')
+    record_machine(out)
     results = run_kunit(wq, cfg, out) if has_kunit(wq, cfg) else []
     results += run_selftests(wq, cfg, out)
     results += run_isolated(wq, cfg, out)
@@ -320,15 +319,25 @@ def run(wq, cfg):
 def torture(wq, cfg, secs):
     """make torture: only the torture test, for SECS seconds."""
     out = out_dir(wq, cfg, 'torture')
-    with open(os.path.join(out, 'accel'), 'w') as f:
-        f.write(machine.accel() + '\n')
+    record_machine(out)
     with open(os.path.join(out, 'results.json'), 'w') as f:
         json.dump(run_torture(wq, cfg, out, secs), f, indent=1)
     return 0
 
 
+def record_machine(out):
+    """Note in OUT the accelerator, and the guests' shape where it is not
+    the default, for the summary."""
+    note = machine.accel()
+    if machine.shape() != machine.SHAPES['4x2n']:
+        note += ', ' + machine.describe()
+    with open(os.path.join(out, 'accel'), 'w') as f:
+        f.write(note + '\n')
+
+
 def accel_note(out):
-    """', guests under kvm' (or tcg) as run() recorded it in OUT."""
+    """', guests under kvm' (or tcg, and the shape) as run() recorded it
+    in OUT."""
     try:
         with open(os.path.join(out, 'accel')) as f:
             return f', guests under {f.read().strip()}'

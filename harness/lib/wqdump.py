@@ -6,7 +6,8 @@
 
 Each kernel, built with configs/dwarf.config (the debug configuration
 with DWARF and a vmcoreinfo note), boots the test guest (4 CPUs, 2 NUMA
-nodes) with QEMU's vmcoreinfo device.  The guest applies SCENARIO, says
+nodes, or the shape SHAPE= or VCPUS=... give: harness/lib/machine.py)
+with QEMU's vmcoreinfo device.  The guest applies SCENARIO, says
 it is ready and waits; the host then dumps its memory through QMP and
 runs the kernel's own drgn scripts on the dump: tools/workqueue/wq_dump.py
 and wq_monitor.py, unmodified from 6.12, on both kernels, and the
@@ -26,8 +27,13 @@ Reference counts, worker counts and pool IDs are left out: they depend on
 what ran before.  wq_monitor.py (-i 0, one report) must print the same
 header and columns on both kernels and every workqueue of stock's on the
 rework too; wq_hist.py must show the histograms of the system workqueue
-"events".  The outputs are printed for the boot scenario and kept in
-$OUT/wqdump/.  The last line is "N passed, N failed"; a difference fails
+"events".  Beside the comparison, each kernel's pods of every scope it
+has (wq_pods.py) must be those the guest's shape defines: one per CPU
+(cpu), per core (smt, where CONFIG_SCHED_SMT), per socket, which is one
+LLC (cache), per run of at most workqueue.cache_shard_size cores of an
+LLC cut as 7.1 cuts it (cache_shard, the rework's), per node (numa), one
+(system).  The outputs are printed for the boot scenario and kept in
+$OUT/wqdump/ (the default shape) or $OUT/wqdump/SHAPE/.  The last line is "N passed, N failed"; a difference fails
 its check.  DRGN names the drgn to run (default: drgn).
 """
 import json
@@ -41,15 +47,22 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # pylint: disable=wrong-import-position
 import guest  # noqa: E402
+import machine  # noqa: E402
 
 CFG = 'dwarf'
-OUT = os.path.join(guest.OUT, 'wqdump')
+SHAPE = machine.shape()
+OUT = os.path.join(guest.OUT, 'wqdump', *(
+    [] if SHAPE == machine.SHAPES['4x2n'] else
+    ['{}c{}s{}n{}t'.format(*SHAPE)]))
+# workqueue.cache_shard_size's default (the guests do not set it)
+CACHE_SHARD_SIZE = 8
 READY = 'WQDUMP-READY'
 # 6.12's own scripts, from the pristine source; ours from the rework tree
 STOCK_TOOLS = os.path.join(guest.BUILD, 'src', 'linux', 'tools', 'workqueue')
 WQ_HIST = os.path.join(guest.BUILD, 'rework', 'src', 'tools', 'workqueue',
                        'wq_hist.py')
 WQ_FLAGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'wq_flags.py')
+WQ_PODS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'wq_pods.py')
 SCENARIOS = {
     'boot': '',
     'no-node1': 'echo 3 > /sys/devices/virtual/workqueue/cpumask',
@@ -322,6 +335,7 @@ def dump_both(scenario, show):
                                                        'wq_monitor.py'),
                                 '-i', '0'),
             'flags': run_drgn(wq, core, WQ_FLAGS),
+            'pods': run_drgn(wq, core, WQ_PODS),
         }
         if wq == 'rework':
             out[wq]['hist'] = run_drgn(wq, core, WQ_HIST)
@@ -329,7 +343,63 @@ def dump_both(scenario, show):
         save(f'{scenario}-{wq}.txt', out[wq]['dump'], False)
         save(f'{scenario}-{wq}-monitor.txt', out[wq]['monitor'], show)
         save(f'{scenario}-{wq}-flags.txt', out[wq]['flags'], False)
+        save(f'{scenario}-{wq}-pods.txt', out[wq]['pods'], False)
     save(f'{scenario}-rework-hist.txt', out['rework']['hist'], show)
+    return out
+
+
+def shape_pods(sh, smt, shard_size=CACHE_SHARD_SIZE):
+    """Scope -> its pods (sorted tuples of CPUs) for shape SH, as the
+    definitions of the scopes make them; SMT: CONFIG_SCHED_SMT is on."""
+    threads = sh.threads if smt else 1
+    per_socket = sh.cpus // sh.sockets
+    per_node = sh.cpus // sh.nodes
+
+    def group(key):
+        pods = {}
+        for cpu in range(sh.cpus):
+            pods.setdefault(key(cpu), []).append(cpu)
+        return sorted(tuple(p) for p in pods.values())
+
+    def shard(cpu):
+        # the LLC's cores in CPU order, cut into as equal runs as can be
+        cores = per_socket // sh.threads
+        shards = -(-cores // shard_size)
+        before = (cpu % per_socket) // sh.threads
+        return cpu // per_socket, before * shards // cores
+    return {
+        'cpu': group(lambda cpu: cpu),
+        'smt': group(lambda cpu: cpu // threads),
+        'cache': group(lambda cpu: cpu // per_socket),
+        'cache_shard': group(shard),
+        'numa': group(lambda cpu: cpu // per_node),
+        'system': group(lambda cpu: 0),
+    }
+
+
+def parse_pods(text):
+    """wq_pods.py's output: scope -> its pods, sorted tuples of CPUs."""
+    out = {}
+    for line in text.splitlines():
+        if line.strip():
+            scope, _, pods = line.partition(' ')
+            out[scope] = sorted(tuple(int(c) for c in pod.split(',') if c)
+                                for pod in pods.split(';'))
+    return out
+
+
+def pods_differences(wq, text):
+    """Where kernel WQ's pods (wq_pods.py's TEXT) are not the shape's."""
+    with open(os.path.join(guest.objdir(wq, CFG), '.config')) as f:
+        smt = 'CONFIG_SCHED_SMT=y\n' in f.read()
+    want, got = shape_pods(SHAPE, smt), parse_pods(text)
+    out = [f'{wq}: no scope {scope}' for scope in want
+           if scope not in got and not (scope == 'cache_shard' and wq == 'stock')]
+    for scope, pods in got.items():
+        if scope not in want:
+            out.append(f'{wq}: unknown scope {scope}')
+        elif pods != want[scope]:
+            out.append(f'{wq}: {scope}: pods {pods}, the shape says {want[scope]}')
     return out
 
 
@@ -363,6 +433,7 @@ def report(scenario, what, diff):
 def main(argv):
     scenarios = argv[1:] or list(SCENARIOS)
     os.makedirs(OUT, exist_ok=True)
+    print(f'==> guest: {machine.describe(SHAPE)}', flush=True)
     results = []
     for scenario in scenarios:
         got = dump_both(scenario, scenario == 'boot')
@@ -380,6 +451,9 @@ def main(argv):
                                                 got['rework']['flags'])))
         results.append(report(scenario, 'wq_hist.py: histograms on the rework',
                               hist_differences(got['rework']['hist'])))
+        results.append(report(scenario, 'wq_pods.py: pods as the shape defines',
+                              pods_differences('stock', got['stock']['pods']) +
+                              pods_differences('rework', got['rework']['pods'])))
     passed = sum(results)
     print(f'{passed} passed, {len(results) - passed} failed')
     return 0 if passed == len(results) else 1
