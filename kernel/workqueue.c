@@ -64,9 +64,6 @@
 
 #include "workqueue_impl.h"
 #include "workqueue_test.h"
-#ifdef WQ_HAS_PRECISE_WORK
-#include <linux/workqueue_precise.h>
-#endif
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/workqueue.h>
@@ -3058,7 +3055,7 @@ lock_pool:
  * Context: interrupts disabled.
  */
 void __queue_work(int req_cpu, struct workqueue_struct *wq,
-			 struct work_struct *work)
+		  struct work_struct *work)
 {
 	struct pool_workqueue *pwq;
 	struct worker_pool *pool;
@@ -4010,23 +4007,12 @@ static void unlink_queued_work_locked(struct pool_workqueue *pwq,
 }
 
 /*
- * Stop the timer of @work if it is pending.  Returns whether it was: then
- * PENDING belongs to the caller.  A timer whose function runs is not
- * stopped; the function queues the item, which the caller then grabs from
- * its queue.  Interrupts are off.
+ * The stop_timer of try_to_grab_pending() for a delayed_work's item: stop
+ * its timer_list if it is pending, and say whether it was.
  */
-static bool stop_item_timer(struct work_struct *work, enum item_timer timer)
+static bool stop_wheel_timer(struct work_struct *work)
 {
-	switch (timer) {
-	case ITEM_WHEEL_TIMER:
-		return likely(timer_delete(&to_delayed_work(work)->timer));
-#ifdef WQ_HAS_PRECISE_WORK
-	case ITEM_HR_TIMER:
-		return hrtimer_try_to_cancel(&to_precise_work(work)->timer) == 1;
-#endif
-	default:
-		return false;
-	}
+	return likely(timer_delete(&to_delayed_work(work)->timer));
 }
 
 /*
@@ -4068,8 +4054,12 @@ static struct worker_pool *ordered_runner_pool(struct work_struct *work,
 /**
  * try_to_grab_pending - take an item's PENDING bit away from its queue
  * @work: the item
- * @timer: the kind of timer @work may wait on (enum item_timer): none,
- *	or the timer of the delayed_work (or precise_work) @work is part of
+ * @stop_timer: %NULL for an item that waits on no timer; else a function
+ *	that stops the timer of the item's container (the timer_list of a
+ *	delayed_work, the hrtimer of a precise_work) if it is pending and
+ *	says whether it was: stopped, PENDING belongs to the caller.  A timer
+ *	whose function runs is not stopped; the function queues the item,
+ *	which is then grabbed from its queue.  Called with interrupts off.
  * @irq_flags: where to save the interrupt state
  *
  * Return: 1 if @work was pending and is now off its timer and queue, 0 if
@@ -4077,7 +4067,8 @@ static struct worker_pool *ordered_runner_pool(struct work_struct *work,
  * disabled until it restores @irq_flags.  -EAGAIN if someone is busy
  * queueing it (interrupts restored): try again.
  */
-static int try_to_grab_pending(struct work_struct *work, enum item_timer timer,
+static int try_to_grab_pending(struct work_struct *work,
+			       bool (*stop_timer)(struct work_struct *work),
 			       unsigned long *irq_flags)
 {
 	struct pool_workqueue *pwq;
@@ -4085,7 +4076,7 @@ static int try_to_grab_pending(struct work_struct *work, enum item_timer timer,
 
 	local_irq_save(*irq_flags);
 	/* stopping a pending timer leaves PENDING to us */
-	if (stop_item_timer(work, timer))
+	if (stop_timer && stop_timer(work))
 		return 1;
 	if (!test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work)))
 		return 0;
@@ -4127,13 +4118,15 @@ static int try_to_grab_pending(struct work_struct *work, enum item_timer timer,
 	return -EAGAIN;
 }
 
-int grab_pending(struct work_struct *work, enum item_timer timer,
-			unsigned long *irq_flags)
+/* try_to_grab_pending() until it succeeds; its return, 0 or 1. */
+int grab_pending(struct work_struct *work,
+		 bool (*stop_timer)(struct work_struct *work),
+		 unsigned long *irq_flags)
 {
 	int ret;
 
 	do {
-		ret = try_to_grab_pending(work, timer, irq_flags);
+		ret = try_to_grab_pending(work, stop_timer, irq_flags);
 	} while (ret == -EAGAIN);
 	return ret;
 }
@@ -4162,23 +4155,29 @@ static unsigned int release_grabbed_work(struct work_struct *work, int delta,
 	return depth;
 }
 
-bool __cancel_work(struct work_struct *work, enum item_timer timer,
-			  bool disable)
+/*
+ * cancel_work() (or disable_work(), with @disable) of an item that waits on
+ * the timer @stop_timer stops (see try_to_grab_pending()).  Returns
+ * whether it was pending.
+ */
+bool __cancel_work(struct work_struct *work,
+		   bool (*stop_timer)(struct work_struct *work), bool disable)
 {
 	unsigned long irq_flags;
-	bool ret = grab_pending(work, timer, &irq_flags);
+	bool ret = grab_pending(work, stop_timer, &irq_flags);
 
 	release_grabbed_work(work, disable ? 1 : 0, irq_flags);
 	return ret;
 }
 
-bool __cancel_work_sync(struct work_struct *work, enum item_timer timer,
-			       bool disable)
+/* __cancel_work(), then wait for a run of @work to end. */
+bool __cancel_work_sync(struct work_struct *work,
+			bool (*stop_timer)(struct work_struct *work), bool disable)
 {
 	bool ret;
 
 	/* disabled while we wait, so that nobody queues it again */
-	ret = __cancel_work(work, timer, true);
+	ret = __cancel_work(work, stop_timer, true);
 	if (work_data(work) & WORK_OFFQ_BH)
 		WARN_ON_ONCE(in_hardirq());
 	else
@@ -4201,7 +4200,7 @@ bool __cancel_work_sync(struct work_struct *work, enum item_timer timer,
  */
 bool cancel_work(struct work_struct *work)
 {
-	return __cancel_work(work, ITEM_NO_TIMER, false);
+	return __cancel_work(work, NULL, false);
 }
 EXPORT_SYMBOL(cancel_work);
 
@@ -4218,7 +4217,7 @@ EXPORT_SYMBOL(cancel_work);
  */
 bool cancel_work_sync(struct work_struct *work)
 {
-	return __cancel_work_sync(work, ITEM_NO_TIMER, false);
+	return __cancel_work_sync(work, NULL, false);
 }
 EXPORT_SYMBOL_GPL(cancel_work_sync);
 
@@ -4231,7 +4230,7 @@ EXPORT_SYMBOL_GPL(cancel_work_sync);
  */
 bool cancel_delayed_work(struct delayed_work *dwork)
 {
-	return __cancel_work(&dwork->work, ITEM_WHEEL_TIMER, false);
+	return __cancel_work(&dwork->work, stop_wheel_timer, false);
 }
 EXPORT_SYMBOL(cancel_delayed_work);
 
@@ -4244,7 +4243,7 @@ EXPORT_SYMBOL(cancel_delayed_work);
  */
 bool cancel_delayed_work_sync(struct delayed_work *dwork)
 {
-	return __cancel_work_sync(&dwork->work, ITEM_WHEEL_TIMER, false);
+	return __cancel_work_sync(&dwork->work, stop_wheel_timer, false);
 }
 EXPORT_SYMBOL(cancel_delayed_work_sync);
 
@@ -4260,7 +4259,7 @@ EXPORT_SYMBOL(cancel_delayed_work_sync);
  */
 bool disable_work(struct work_struct *work)
 {
-	return __cancel_work(work, ITEM_NO_TIMER, true);
+	return __cancel_work(work, NULL, true);
 }
 EXPORT_SYMBOL_GPL(disable_work);
 
@@ -4274,7 +4273,7 @@ EXPORT_SYMBOL_GPL(disable_work);
  */
 bool disable_work_sync(struct work_struct *work)
 {
-	return __cancel_work_sync(work, ITEM_NO_TIMER, true);
+	return __cancel_work_sync(work, NULL, true);
 }
 EXPORT_SYMBOL_GPL(disable_work_sync);
 
@@ -4289,7 +4288,7 @@ bool enable_work(struct work_struct *work)
 {
 	unsigned long irq_flags;
 
-	grab_pending(work, ITEM_NO_TIMER, &irq_flags);
+	grab_pending(work, NULL, &irq_flags);
 	return !release_grabbed_work(work, -1, irq_flags);
 }
 EXPORT_SYMBOL_GPL(enable_work);
@@ -4303,7 +4302,7 @@ EXPORT_SYMBOL_GPL(enable_work);
  */
 bool disable_delayed_work(struct delayed_work *dwork)
 {
-	return __cancel_work(&dwork->work, ITEM_WHEEL_TIMER, true);
+	return __cancel_work(&dwork->work, stop_wheel_timer, true);
 }
 EXPORT_SYMBOL_GPL(disable_delayed_work);
 
@@ -4316,7 +4315,7 @@ EXPORT_SYMBOL_GPL(disable_delayed_work);
  */
 bool disable_delayed_work_sync(struct delayed_work *dwork)
 {
-	return __cancel_work_sync(&dwork->work, ITEM_WHEEL_TIMER, true);
+	return __cancel_work_sync(&dwork->work, stop_wheel_timer, true);
 }
 EXPORT_SYMBOL_GPL(disable_delayed_work_sync);
 
@@ -4350,7 +4349,7 @@ bool mod_delayed_work_on(int cpu, struct workqueue_struct *wq,
 			 struct delayed_work *dwork, unsigned long delay)
 {
 	unsigned long irq_flags;
-	bool ret = grab_pending(&dwork->work, ITEM_WHEEL_TIMER, &irq_flags);
+	bool ret = grab_pending(&dwork->work, stop_wheel_timer, &irq_flags);
 
 	if (!clear_pending_if_disabled(&dwork->work))
 		__queue_delayed_work(cpu, wq, dwork, delay);

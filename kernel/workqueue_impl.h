@@ -631,15 +631,6 @@ static inline bool pool_is_rt(const struct worker_pool *pool)
 	return pool->flags & POOL_RT;
 }
 
-/* The timer an item may wait on before it is queued. */
-enum item_timer {
-	ITEM_NO_TIMER,
-	ITEM_WHEEL_TIMER,	/* delayed_work */
-#ifdef WQ_HAS_PRECISE_WORK
-	ITEM_HR_TIMER,		/* precise_work */
-#endif
-};
-
 /* kernel/workqueue.c, in the order of its sections */
 bool wq_is_ordered(struct workqueue_struct *wq);
 struct pool_workqueue *get_work_pwq(struct work_struct *work);
@@ -668,12 +659,13 @@ void __queue_work(int req_cpu, struct workqueue_struct *wq,
 bool clear_pending_if_disabled(struct work_struct *work);
 bool claim_work(struct work_struct *work);
 struct task_struct *wq_barrier_task(struct work_struct *work);
-int grab_pending(struct work_struct *work, enum item_timer timer,
+int grab_pending(struct work_struct *work,
+		 bool (*stop_timer)(struct work_struct *work),
 		 unsigned long *irq_flags);
-bool __cancel_work(struct work_struct *work, enum item_timer timer,
-		   bool disable);
-bool __cancel_work_sync(struct work_struct *work, enum item_timer timer,
-			bool disable);
+bool __cancel_work(struct work_struct *work,
+		   bool (*stop_timer)(struct work_struct *work), bool disable);
+bool __cancel_work_sync(struct work_struct *work,
+			bool (*stop_timer)(struct work_struct *work), bool disable);
 
 /* kernel/workqueue_lifecycle.c */
 struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,

@@ -8,8 +8,8 @@
  *
  * The item is a work_struct like any other once its timer fired: it is
  * queued, flushed, cancelled and disabled through kernel/workqueue.c's
- * functions, which know the timer only as ITEM_HR_TIMER, the kind of
- * timer try_to_grab_pending() stops.
+ * functions, to which this file lends only the way to stop its timer
+ * (stop_precise_timer(), try_to_grab_pending()'s @stop_timer).
  *
  * Locking letters are those of kernel/workqueue_impl.h.
  */
@@ -24,8 +24,8 @@
  * mode, whose function queues the item as delayed_work_timer_fn() does
  * (interrupts are off there, on PREEMPT_RT too, and queueing takes only
  * raw locks).  Cancelling steals PENDING by stopping the timer
- * (stop_item_timer()); a timer whose function runs has queued the item,
- * or is about to, and the item is then grabbed from its queue.
+ * (stop_precise_timer()); a timer whose function runs has queued the
+ * item, or is about to, and the item is then grabbed from its queue.
  */
 static enum hrtimer_restart precise_work_timer_fn(struct hrtimer *timer)
 {
@@ -34,6 +34,12 @@ static enum hrtimer_restart precise_work_timer_fn(struct hrtimer *timer)
 	trace_workqueue_precise_expire(&pw->work, hrtimer_get_expires(timer));
 	__queue_work(pw->cpu, pw->wq, &pw->work);
 	return HRTIMER_NORESTART;
+}
+
+/* Stop @work's hrtimer if it is pending; whether it was.  Interrupts off. */
+static bool stop_precise_timer(struct work_struct *work)
+{
+	return hrtimer_try_to_cancel(&to_precise_work(work)->timer) == 1;
 }
 
 /**
@@ -129,7 +135,7 @@ bool mod_precise_work_on(int cpu, struct workqueue_struct *wq,
 			 struct precise_work *pw, ktime_t delay, u64 slack_ns)
 {
 	unsigned long irq_flags;
-	bool ret = grab_pending(&pw->work, ITEM_HR_TIMER, &irq_flags);
+	bool ret = grab_pending(&pw->work, stop_precise_timer, &irq_flags);
 
 	if (!clear_pending_if_disabled(&pw->work))
 		__queue_precise_work(cpu, wq, pw, delay, slack_ns);
@@ -173,7 +179,7 @@ EXPORT_SYMBOL_GPL(flush_precise_work);
  */
 bool cancel_precise_work(struct precise_work *pw)
 {
-	return __cancel_work(&pw->work, ITEM_HR_TIMER, false);
+	return __cancel_work(&pw->work, stop_precise_timer, false);
 }
 EXPORT_SYMBOL_GPL(cancel_precise_work);
 
@@ -186,7 +192,7 @@ EXPORT_SYMBOL_GPL(cancel_precise_work);
  */
 bool cancel_precise_work_sync(struct precise_work *pw)
 {
-	return __cancel_work_sync(&pw->work, ITEM_HR_TIMER, false);
+	return __cancel_work_sync(&pw->work, stop_precise_timer, false);
 }
 EXPORT_SYMBOL_GPL(cancel_precise_work_sync);
 
@@ -199,7 +205,7 @@ EXPORT_SYMBOL_GPL(cancel_precise_work_sync);
  */
 bool disable_precise_work(struct precise_work *pw)
 {
-	return __cancel_work(&pw->work, ITEM_HR_TIMER, true);
+	return __cancel_work(&pw->work, stop_precise_timer, true);
 }
 EXPORT_SYMBOL_GPL(disable_precise_work);
 
@@ -212,7 +218,7 @@ EXPORT_SYMBOL_GPL(disable_precise_work);
  */
 bool disable_precise_work_sync(struct precise_work *pw)
 {
-	return __cancel_work_sync(&pw->work, ITEM_HR_TIMER, true);
+	return __cancel_work_sync(&pw->work, stop_precise_timer, true);
 }
 EXPORT_SYMBOL_GPL(disable_precise_work_sync);
 
