@@ -14,7 +14,8 @@ rewritten in place for a step of the series at which the flags --enabled
 name are in: the lines of an enabled flag's branch are kept, without the
 #ifdef/#else/#endif lines (the patches never show them), those of a flag
 not yet in are dropped, and so are the kernel-doc lines of the struct
-members dropped with them.  Other preprocessor lines are left alone.  Any
+members dropped with them; blank lines the cut runs together become one.
+Other preprocessor lines are left alone.  Any
 other use of a flag (#if defined(...), #elif) is an error: this is not a
 preprocessor, only the cut of a series.
 """
@@ -108,6 +109,15 @@ def drop_gone_members(text, before):
     return DOC_STRUCT.sub(fix, text)
 
 
+def squeeze_blank_lines(lines):
+    """One blank line where a cut left two or more."""
+    out = []
+    for line in lines:
+        if line.strip() or not out or out[-1].strip():
+            out.append(line)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[1])
     ap.add_argument('--features', nargs='*', default=[])
@@ -121,7 +131,7 @@ def main():
         new = strip(lines, features, enabled, path)
         if new != lines:
             new = drop_gone_members(''.join(new), ''.join(lines))
-            new = new.splitlines(keepends=True)
+            new = squeeze_blank_lines(new.splitlines(keepends=True))
             with open(path, 'w') as f:
                 f.writelines(new)
 
