@@ -15,7 +15,8 @@ for scope in range(1, prog['WQ_AFFN_NR_TYPES'].value_()):	# not "default"
     pods = []
     for pod in range(pt.nr_pods.value_()):
         mask = pt.pod_cpus[pod]
-        if mask.type_.kind == TypeKind.POINTER:
+        # cpumask_var_t: a pointer (CPUMASK_OFFSTACK) or a one-element array
+        if mask.type_.unaliased_kind() in (TypeKind.POINTER, TypeKind.ARRAY):
             mask = mask[0]
         pods.append(','.join(str(cpu) for cpu in for_each_cpu(mask)))
     print(names[scope].string_().decode(), ';'.join(pods))

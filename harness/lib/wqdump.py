@@ -270,10 +270,11 @@ def facts(text):
 
 # What the rework adds to 6.12's set, by design: the RT class's pools
 # (POOL_RT, one per CPU beside the normal and high-priority ones) and the
-# WQ_RT workqueues of RCU's expedited grace periods (rework layer's
-# patches/rcu-exp-workqueue.diff; stock uses kthread_workers).  They are
-# listed and left out of the comparison; anything else only one kernel
-# has fails it.
+# workqueues of RCU's expedited grace periods (rework layer's
+# patches/rcu-exp-workqueue.diff; stock uses kthread_workers), unbound
+# with a pod per CPU, WQ_RT where CONFIG_RCU_EXP_KTHREAD: their pools,
+# node quotas and rescuers.  They are listed and left out of the
+# comparison; anything else only one kernel has fails it.
 POOL_RT = 0x08
 RCU_EXP_WQS = ('rcu_exp_gp', 'rcu_exp_par_gp')
 
@@ -288,7 +289,16 @@ def rework_additions(facts_rework):
         else:
             kept.append(pool)
     facts_rework['pools'] = kept
-    for key in ('workqueue pools', 'rescuers'):
+    # the pools only RCU's expedited workqueues use (their pods)
+    wq_pools = facts_rework['workqueue pools']
+    theirs = {p for name in RCU_EXP_WQS for p in wq_pools.get(name, [])[1:]}
+    others = {p for name, pools in wq_pools.items() if name not in RCU_EXP_WQS
+              for p in pools[1:]}
+    for pool in sorted(theirs - others):
+        while pool in facts_rework['pools']:
+            facts_rework['pools'].remove(pool)
+            added.append(f'pool of RCU\'s expedited workqueues: {pool}')
+    for key in ('workqueue pools', 'rescuers', 'node quotas'):
         for name in RCU_EXP_WQS:
             if facts_rework[key].pop(name, None) is not None:
                 added.append(f'{key}: {name}')
