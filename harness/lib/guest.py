@@ -20,7 +20,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # pylint: disable=wrong-import-position
-from machine import MEM_MB, qemu_args  # noqa: E402
+from machine import MEM_MB, check_kernel_fits, qemu_args  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get('BUILD', os.path.join(TOP, 'build'))
@@ -67,6 +67,9 @@ def cmd_initrd(base, cmd, path):
 
 def qemu_command(kernel, initrd, append, clock=None, serial=STDIO_CONSOLE,
                  extra=()):
+    # the build directory's .config, three levels above arch/x86/boot/bzImage
+    check_kernel_fits(os.path.join(os.path.dirname(kernel), '..', '..', '..',
+                                   '.config'))
     display = ['-nographic'] if serial == STDIO_CONSOLE else ['-display', 'none']
     return (['qemu-system-x86_64', '-nodefaults', '-no-reboot'] + display +
             ['-m', str(MEM_MB), '-bios', 'qboot.rom', '-serial', serial,

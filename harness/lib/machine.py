@@ -54,6 +54,26 @@ def shape(env=None):
     return sh
 
 
+def check_kernel_fits(config_path, sh=None):
+    """Exit with the reason when the kernel of .config CONFIG_PATH cannot
+    use every vCPU of the shape (CONFIG_NR_CPUS below them: the guest
+    would run with fewer CPUs than the shape says).  The default shape is
+    every configuration's own, the !SMP one's included."""
+    sh = sh or shape()
+    if sh == SHAPES['4x2n']:
+        return
+    try:
+        with open(config_path) as f:
+            nr = [int(line.split('=')[1]) for line in f
+                  if line.startswith('CONFIG_NR_CPUS=')]
+    except OSError:
+        return
+    if nr and nr[0] < sh.cpus:
+        raise SystemExit(f'error: {describe(sh)} needs CONFIG_NR_CPUS>='
+                         f'{sh.cpus}; {config_path} has {nr[0]} '
+                         f'(configs/base.config)')
+
+
 def describe(sh=None):
     """The shape in words, for reports."""
     sh = sh or shape()
