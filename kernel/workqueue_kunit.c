@@ -5765,6 +5765,92 @@ static void rt_cpu_hog_lets_the_next_rt_item_start(struct kunit *test)
 	}
 }
 
+/* What the workqueue tracepoints said of one item (wqk_trace_*()). */
+struct wqk_trace_seen {
+	struct work_struct *work;
+	int queued_cpu;		/* req_cpu of workqueue_queue_work, or -2 */
+	bool activated;
+	int start_cpu;		/* CPU of workqueue_execute_start, or -1 */
+	int start_policy;	/* its task's policy */
+	work_func_t end_func;	/* function of workqueue_execute_end */
+};
+
+static void wqk_trace_queue(void *data, int req_cpu,
+			    struct pool_workqueue *pwq, struct work_struct *work)
+{
+	struct wqk_trace_seen *t = data;
+
+	if (work == t->work)
+		WRITE_ONCE(t->queued_cpu, req_cpu);
+}
+
+static void wqk_trace_activate(void *data, struct work_struct *work)
+{
+	struct wqk_trace_seen *t = data;
+
+	if (work == t->work)
+		WRITE_ONCE(t->activated, true);
+}
+
+static void wqk_trace_start(void *data, struct work_struct *work)
+{
+	struct wqk_trace_seen *t = data;
+
+	if (work != t->work)
+		return;
+	WRITE_ONCE(t->start_policy, current->policy);
+	WRITE_ONCE(t->start_cpu, raw_smp_processor_id());
+}
+
+static void wqk_trace_end(void *data, struct work_struct *work,
+			  work_func_t function)
+{
+	struct wqk_trace_seen *t = data;
+
+	if (work == t->work)
+		WRITE_ONCE(t->end_func, function);
+}
+
+static void wqk_trace_off(void *arg)
+{
+	unregister_trace_workqueue_queue_work(wqk_trace_queue, arg);
+	unregister_trace_workqueue_activate_work(wqk_trace_activate, arg);
+	unregister_trace_workqueue_execute_start(wqk_trace_start, arg);
+	unregister_trace_workqueue_execute_end(wqk_trace_end, arg);
+	tracepoint_synchronize_unregister();
+}
+
+/*
+ * The workqueue tracepoints see a WQ_RT item as any other: queued with the
+ * CPU asked for, activated, started on that CPU by a SCHED_RR worker of
+ * the class, ended with its function.
+ */
+static void rt_items_fire_the_workqueue_tracepoints(struct kunit *test)
+{
+	struct wqk_trace_seen *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_RT, 0);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	int cpu = wqk_last_online_cpu();
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->work = &p->work;
+	t->queued_cpu = -2;
+	t->start_cpu = -1;
+	KUNIT_ASSERT_EQ(test, register_trace_workqueue_queue_work(wqk_trace_queue, t), 0);
+	KUNIT_ASSERT_EQ(test, register_trace_workqueue_activate_work(wqk_trace_activate, t), 0);
+	KUNIT_ASSERT_EQ(test, register_trace_workqueue_execute_start(wqk_trace_start, t), 0);
+	KUNIT_ASSERT_EQ(test, register_trace_workqueue_execute_end(wqk_trace_end, t), 0);
+	wqk_defer(test, wqk_trace_off, t);
+	queue_work_on(cpu, wq, &p->work);
+	WQK_WAIT(test, &p->finished);
+	flush_work(&p->work);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->queued_cpu), cpu);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(t->activated));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->start_cpu), cpu);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->start_policy), SCHED_RR);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(t->end_func) == wqk_probe_fn);
+}
+
 static void wqk_take_fifo_low(struct wqk_thread *th)
 {
 	sched_set_fifo_low(current);
@@ -5820,6 +5906,7 @@ static struct kunit_case wqk_rt_cases[] = {
 	KUNIT_CASE(rt_pools_show_fifo_in_dumps),
 	KUNIT_CASE_SLOW(rt_pool_stall_is_reported_by_the_watchdog),
 	KUNIT_CASE(rt_prio_defaults_to_the_fifo_low_level),
+	KUNIT_CASE(rt_items_fire_the_workqueue_tracepoints),
 	{}
 };
 #else
