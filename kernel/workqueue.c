@@ -111,6 +111,7 @@ module_param_named(cpu_intensive_warning_thresh, wq_cpu_intensive_warning_thresh
 static bool wq_debug_force_rr_cpu = IS_ENABLED(CONFIG_DEBUG_WQ_FORCE_RR_CPU);
 module_param_named(debug_force_rr_cpu, wq_debug_force_rr_cpu, bool, 0644);
 
+#ifdef WQ_HAS_RT_CLASS
 /*
  * The SCHED_FIFO priority of every WQ_RT worker (workqueue.rt_prio=, read
  * only after boot).  Kernel code does not pick RT priorities of its own
@@ -138,6 +139,7 @@ static const struct kernel_param_ops wq_rt_prio_ops = {
 	.get = param_get_int,
 };
 module_param_cb(rt_prio, &wq_rt_prio_ops, &wq_rt_prio, 0444);
+#endif
 
 static int std_pool_index(struct worker_pool *pool)
 {
@@ -861,8 +863,11 @@ static int task_rank(struct task_struct *p)
 /* The rank a worker of @pool has of its own (a rescuer's may be higher). */
 static int pool_rank(struct worker_pool *pool)
 {
-	return pool_is_rt(pool) ? NICE_WIDTH + wq_rt_prio :
-				  MAX_NICE - pool->attrs->nice;
+#ifdef WQ_HAS_RT_CLASS
+	if (pool_is_rt(pool))
+		return NICE_WIDTH + wq_rt_prio;
+#endif
+	return MAX_NICE - pool->attrs->nice;
 }
 
 static int worker_own_rank(struct worker *worker)
@@ -1470,8 +1475,10 @@ void __init init_cpu_pool(struct worker_pool *pool, int cpu, int index,
 	cpumask_copy(pool->attrs->cpumask, cpumask_of(cpu));
 	cpumask_copy(pool->attrs->__pod_cpumask, cpumask_of(cpu));
 	pool->attrs->nice = index == 1 ? HIGHPRI_NICE_LEVEL : 0;
+#ifdef WQ_HAS_RT_CLASS
 	if (index == RT_WORKER_POOL && !WARN_ON_ONCE(bh))
 		pool->flags |= POOL_RT;
+#endif
 	pool->attrs->affn_strict = true;
 	if (bh) {
 		struct worker *worker = &pool->bh_worker;

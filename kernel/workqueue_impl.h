@@ -222,7 +222,9 @@ enum pool_flags {
 	POOL_MANAGER_ACTIVE	= 1 << 1,	/* a worker is managing (P) */
 	/* per-CPU pool whose CPU is down; BH pools (never bound) always (P) */
 	POOL_DISASSOCIATED	= 1 << 2,
-	POOL_RT			= 1 << 3,	/* SCHED_FIFO workers (I) */
+#ifdef WQ_HAS_RT_CLASS
+	POOL_RT			= 1 << 3,	/* SCHED_RR workers: the RT class (I) */
+#endif
 };
 
 enum worker_flags {
@@ -242,8 +244,12 @@ enum worker_flags {
 
 enum wq_limits {
 	NR_STD_WORKER_POOLS	= 2,		/* normal and highpri */
+#ifdef WQ_HAS_RT_CLASS
 	RT_WORKER_POOL		= 2,		/* per CPU, after those two */
 	NR_CPU_WORKER_POOLS	= 3,		/* normal, highpri and RT */
+#else
+	NR_CPU_WORKER_POOLS	= 2,		/* normal and highpri */
+#endif
 	BUSY_WORKER_HASH_ORDER	= 6,
 	WQ_NAME_LEN		= 32,
 	WORKER_ID_LEN		= 10 + WQ_NAME_LEN,
@@ -625,10 +631,24 @@ wq_node_nr_active(struct workqueue_struct *wq, int node)
 	return wq->node_nr_active[node];
 }
 
-/* Whether @pool's workers run SCHED_FIFO (the WQ_RT class). */
+/* Whether @wq is of the RT class (WQ_RT). */
+static inline bool wq_is_rt(const struct workqueue_struct *wq)
+{
+#ifdef WQ_HAS_RT_CLASS
+	return wq->flags & WQ_RT;
+#else
+	return false;
+#endif
+}
+
+/* Whether @pool is one of the RT class's (WQ_RT; SCHED_RR workers). */
 static inline bool pool_is_rt(const struct worker_pool *pool)
 {
+#ifdef WQ_HAS_RT_CLASS
 	return pool->flags & POOL_RT;
+#else
+	return false;
+#endif
 }
 
 /* kernel/workqueue.c, in the order of its sections */

@@ -106,8 +106,10 @@ void wq_worker_running(struct task_struct *task);
 void wq_worker_tick(struct task_struct *task);
 work_func_t wq_worker_last_func(struct task_struct *task);
 
+#ifdef WQ_HAS_RT_CLASS
 /* The SCHED_FIFO priority of the WQ_RT class (workqueue.rt_prio). */
 extern int wq_rt_prio;
+#endif
 
 /**
  * current_wq_worker - the worker %current is, if it is one

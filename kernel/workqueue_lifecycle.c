@@ -335,6 +335,7 @@ static int wq_clamp_max_active(int max_active, unsigned int flags,
 	return clamped;
 }
 
+#ifdef WQ_HAS_RT_CLASS
 /*
  * The per-CPU RT pools get workers when the first WQ_RT workqueue is
  * created (or at workqueue_init() if one was created before): until an RT
@@ -363,6 +364,7 @@ static int populate_rt_pools_locked(void)
 			ret = -ENOMEM;
 	return ret;
 }
+#endif
 
 /* The per-CPU pool @wq's items go to on @cpu. */
 static struct worker_pool *percpu_pool_of(struct workqueue_struct *wq, int cpu)
@@ -371,8 +373,10 @@ static struct worker_pool *percpu_pool_of(struct workqueue_struct *wq, int cpu)
 
 	if (wq->flags & WQ_BH)
 		return &per_cpu(bh_worker_pools, cpu)[highpri];
+#ifdef WQ_HAS_RT_CLASS
 	if (wq->flags & WQ_RT)
 		return &per_cpu(cpu_worker_pools, cpu)[RT_WORKER_POOL];
+#endif
 	return &per_cpu(cpu_worker_pools, cpu)[highpri];
 }
 
@@ -384,8 +388,10 @@ static int alloc_percpu_pwqs(struct workqueue_struct *wq)
 {
 	int cpu;
 
+#ifdef WQ_HAS_RT_CLASS
 	if ((wq->flags & WQ_RT) && populate_rt_pools_locked())
 		return -ENOMEM;
+#endif
 	for_each_possible_cpu(cpu) {
 		struct worker_pool *pool = percpu_pool_of(wq, cpu);
 		struct pool_workqueue *pwq = alloc_pwq(wq, pool);
@@ -454,10 +460,12 @@ static void wq_init_fields(struct workqueue_struct *wq)
 /* Check flags and turn them into what the workqueue really is. */
 static int wq_sanitize_flags(unsigned int *flags, int *max_active)
 {
+#ifdef WQ_HAS_RT_CLASS
 	if ((*flags & WQ_RT) && (*flags & (WQ_BH | WQ_HIGHPRI))) {
 		pr_warn_once("workqueue: WQ_RT cannot be combined with WQ_BH or WQ_HIGHPRI\n");
 		return -EINVAL;
 	}
+#endif
 	if (*flags & WQ_BH) {
 		if (WARN_ON_ONCE(*flags & ~__WQ_BH_ALLOWS))
 			return -EINVAL;
@@ -773,7 +781,11 @@ void workqueue_set_min_active(struct workqueue_struct *wq, int min_active)
 /* Whether a pool may have no worker: an RT pool before any RT user. */
 static bool pool_may_stay_empty(struct worker_pool *pool)
 {
+#ifdef WQ_HAS_RT_CLASS
 	return pool_is_rt(pool) && !READ_ONCE(wq_rt_pools_live);
+#else
+	return false;
+#endif
 }
 
 #ifdef CONFIG_SMP
@@ -1037,9 +1049,11 @@ void __init workqueue_init_early(void)
 		for (i = 0; i < NR_STD_WORKER_POOLS; i++)
 			init_cpu_pool(&per_cpu(cpu_worker_pools, cpu)[i], cpu, i, false);
 	}
+#ifdef WQ_HAS_RT_CLASS
 	for_each_possible_cpu(cpu)
 		init_cpu_pool(&per_cpu(cpu_worker_pools, cpu)[RT_WORKER_POOL], cpu,
 			      RT_WORKER_POOL, false);
+#endif
 	for (i = 0; i < NR_STD_WORKER_POOLS; i++) {
 		int nice = i ? HIGHPRI_NICE_LEVEL : 0;
 

@@ -208,8 +208,10 @@ static void dump_pool(struct worker_pool *pool)
 	dump_add(" flags=0x%x", pool->flags);
 	if (pool->flags & POOL_BH)
 		dump_add(" %s", bh_pool_name(pool));
+#ifdef WQ_HAS_RT_CLASS
 	else if (pool_is_rt(pool))
 		dump_add(" fifo=%d", wq_rt_prio);
+#endif
 	else
 		dump_add(" nice=%d", pool->attrs->nice);
 }

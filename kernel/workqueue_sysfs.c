@@ -49,13 +49,15 @@ static ssize_t per_cpu_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(per_cpu);
 
-/* 1 for the RT class (WQ_RT, SCHED_FIFO workers), 0 otherwise; not 6.12's */
+#ifdef WQ_HAS_RT_CLASS
+/* 1 for the RT class (WQ_RT, SCHED_RR workers), 0 otherwise; not 6.12's */
 static ssize_t rt_show(struct device *dev, struct device_attribute *attr,
 		       char *buf)
 {
 	return sysfs_emit(buf, "%d\n", !!(dev_to_wq(dev)->flags & WQ_RT));
 }
 static DEVICE_ATTR_RO(rt);
+#endif
 
 static ssize_t max_active_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
@@ -233,7 +235,9 @@ static DEVICE_ATTR_RW(affinity_strict);
 static struct attribute *wq_sysfs_attrs[] = {
 	&dev_attr_per_cpu.attr,
 	&dev_attr_max_active.attr,
+#ifdef WQ_HAS_RT_CLASS
 	&dev_attr_rt.attr,
+#endif
 	&dev_attr_nice.attr,
 	&dev_attr_cpumask.attr,
 	&dev_attr_affinity_scope.attr,

@@ -446,8 +446,10 @@ static struct worker_pool *get_unbound_pool(const struct workqueue_attrs *attrs,
 	pool = kzalloc_node(sizeof(*pool), GFP_KERNEL, node);
 	if (!pool || init_worker_pool(pool))
 		goto err;
+#ifdef WQ_HAS_RT_CLASS
 	if (rt)
 		pool->flags |= POOL_RT;
+#endif
 	copy_workqueue_attrs(pool->attrs, attrs);
 	pool->attrs->ordered = false;
 	pool->attrs->affn_scope = WQ_AFFN_DFL;
@@ -585,7 +587,7 @@ void apply_wqattrs_unlock(void)
 static struct pool_workqueue *alloc_unbound_pwq(struct workqueue_struct *wq,
 						const struct workqueue_attrs *attrs)
 {
-	struct worker_pool *pool = get_unbound_pool(attrs, wq->flags & WQ_RT);
+	struct worker_pool *pool = get_unbound_pool(attrs, wq_is_rt(wq));
 	struct pool_workqueue *pwq;
 
 	wq_assert_L();
