@@ -583,8 +583,8 @@ void wq_hist_collect(struct workqueue_struct *wq, struct wq_hist *sum)
  * @buckets: %WQ_HIST_BUCKETS counts, see &enum wq_hist_kind
  *
  * Context: process context, may sleep.
- * Return: the sum of the counts, or -EINVAL (and a warning, once) for a
- * bad @kind, or -ENODATA with histograms off (@buckets are zeroed then).
+ * Return: the sum of the counts, or -EINVAL for a bad @kind (@buckets
+ * untouched), or -ENODATA with histograms off (@buckets are zeroed then).
  */
 int workqueue_hist_read(struct workqueue_struct *wq, enum wq_hist_kind kind,
 			u64 *buckets)
@@ -593,7 +593,7 @@ int workqueue_hist_read(struct workqueue_struct *wq, enum wq_hist_kind kind,
 	u64 total = 0;
 	int b;
 
-	if (WARN_ON_ONCE(kind < 0 || kind >= WQ_NR_HISTS))
+	if ((unsigned int)kind >= WQ_NR_HISTS)
 		return -EINVAL;
 	memset(buckets, 0, WQ_HIST_BUCKETS * sizeof(*buckets));
 	if (!wq->hist)

@@ -7998,6 +7998,20 @@ static void hist_refuses_a_period_out_of_range(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, workqueue_hist_set_period(7), 7);
 }
 
+/* Bad arguments: a kind out of range is refused, and nothing is read. */
+static void hist_read_refuses_a_bad_kind(struct kunit *test)
+{
+	int cpu = wqk_last_online_cpu();
+	struct workqueue_struct *wq = wqk_hist_wq(test, 0, cpu);
+	u64 b[WQ_HIST_BUCKETS];
+
+	b[0] = 42;
+	KUNIT_EXPECT_EQ(test, workqueue_hist_read(wq, WQ_NR_HISTS, b), -EINVAL);
+	KUNIT_EXPECT_EQ(test, workqueue_hist_read(wq, -1, b), -EINVAL);
+	KUNIT_EXPECT_EQ(test, b[0], 42);
+	KUNIT_EXPECT_EQ(test, workqueue_hist_read(wq, WQ_HIST_RUNNING, b), 0);
+}
+
 /*
  * Every item counts, a new pwq's first too: a per-CPU workqueue that ran
  * one item on each online CPU and five more on the last, each timed
@@ -8110,6 +8124,58 @@ static void hist_sample_events_carry_what_the_histograms_count(struct kunit *tes
 	KUNIT_EXPECT_EQ(test, atomic_read(&s->cpu_above_run), 0);
 }
 
+#define WQK_HIST_NAP_MS	20
+
+static void wqk_hist_nap_fn(struct work_struct *work)
+{
+	msleep(WQK_HIST_NAP_MS);
+}
+
+/* Whether the worst-item lists of @wq name the function @name. */
+static bool wqk_worst_names(struct kunit *test, struct workqueue_struct *wq,
+			    const char *name)
+{
+	char *page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	ssize_t len;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	len = wq_hist_show_kind(wq, WQ_NR_HISTS, page);
+	KUNIT_ASSERT_GE(test, len, 0);
+	kunit_info(test, "worst items:\n%s", page);
+	return strstr(page, name);
+}
+
+/*
+ * The worst-item lists see sampled items only: with one item in 2 timed,
+ * a slow item between two timed fast ones is not listed, however slow;
+ * the same item is once it is the one timed.  (After wqk_hist_ready() the
+ * first item is timed, then every second one.)
+ */
+static void hist_worst_lists_see_sampled_items_only(struct kunit *test)
+{
+	int cpu = wqk_last_online_cpu();
+	struct wqk_probe *fast = wqk_probe_new(test, NULL);
+	struct work_struct *nap = kunit_kzalloc(test, sizeof(*nap), GFP_KERNEL);
+	struct workqueue_struct *wq;
+	char name[WQK_NAME_LEN];
+	struct wqk_samples *s = wqk_samples_on(test, name, &wq, cpu);
+
+	KUNIT_ASSERT_NOT_NULL(test, nap);
+	INIT_WORK(nap, wqk_hist_nap_fn);
+	wqk_hist_period(test, 2);
+	wqk_run_n(wq, fast, cpu, 1);
+	queue_work_on(cpu, wq, nap);
+	flush_work(nap);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr), 1);
+	KUNIT_EXPECT_TRUE(test, wqk_worst_names(test, wq, "wqk_probe_fn"));
+	KUNIT_EXPECT_FALSE(test, wqk_worst_names(test, wq, "wqk_hist_nap_fn"));
+
+	queue_work_on(cpu, wq, nap);
+	flush_work(nap);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr), 2);
+	KUNIT_EXPECT_TRUE(test, wqk_worst_names(test, wq, "wqk_hist_nap_fn"));
+}
+
 /* Slower than 10 items a second on a CPU. */
 #define WQK_HIST_SLOW_MS	150
 
@@ -8197,8 +8263,10 @@ static struct kunit_case wqk_hist_cases[] = {
 	KUNIT_CASE(hist_counts_items_behind_a_sample_and_not_a_cancelled_one),
 	KUNIT_CASE(hist_reset_clears_every_histogram),
 	KUNIT_CASE(hist_refuses_a_period_out_of_range),
+	KUNIT_CASE(hist_read_refuses_a_bad_kind),
 	KUNIT_CASE(hist_counts_the_first_item_of_every_pwq),
 	KUNIT_CASE(hist_sample_events_carry_what_the_histograms_count),
+	KUNIT_CASE(hist_worst_lists_see_sampled_items_only),
 	KUNIT_CASE_SLOW(hist_adaptive_period_times_every_slow_item),
 	KUNIT_CASE(hist_counts_survive_a_pwq_release),
 	{}

@@ -8,6 +8,7 @@
 #define _KERNEL_WORKQUEUE_TEST_H
 
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 /*
  * Tests can make worker creation fail, to show that WQ_MEM_RECLAIM
@@ -15,5 +16,13 @@
  */
 #define WQ_HAS_WORKER_CREATION_FAULT
 void wq_fail_worker_creation(bool fail);
+
+#ifdef WQ_HAS_HISTOGRAMS
+/*
+ * What the sysfs file of histogram @kind of @wq shows (%WQ_NR_HISTS: the
+ * worst items), for tests of workqueues without WQ_SYSFS.  @buf is a page.
+ */
+ssize_t wq_hist_show_kind(struct workqueue_struct *wq, int kind, char *buf);
+#endif
 
 #endif /* _KERNEL_WORKQUEUE_TEST_H */
