@@ -46,18 +46,22 @@
  *            "queued=N ran=N mismatched=N": items kept queued on random
  *            online CPUs, for the CPU hotplug selftest.
  *   freezer  write "arm"; read the outcome of the next suspend cycle: a
- *            delayed item on a freezable and on a plain workqueue, timed
- *            to fire while tasks are frozen.
+ *            delayed item on a freezable and on a plain workqueue (and on
+ *            a WQ_RT one of each, where the kernel has WQ_RT), timed to
+ *            fire while tasks are frozen.
  *   rt       write "create": a WQ_RT | WQ_SYSFS workqueue, twq_rt, for the
  *            sysfs selftest (EOPNOTSUPP without WQ_RT); read: its name.
  *   timer    write "arm": a delayed item an hour ahead on system_wq from
  *            the writer's CPU; read: "from=CPU timer=CPU", the CPU whose
  *            timer base holds its timer (the isolation selftest).
  *   hist     write "slow": twice an item that sleeps 20 ms on twq_percpu,
- *            for the histogram selftest; read: the workqueue's name.
+ *            for the histogram selftest; read: "twq_percpu read=RET
+ *            zeroed=0|1", workqueue_hist_read() of its running histogram.
  *   grow     write "grow": 8 items that sleep 50 ms at once on system_wq
  *            on the writer's CPU, which grows that CPU's pool; read:
  *            "cpu=CPU" (the isolation selftest's culled workers).
+ *   rcu      write "exp": three expedited RCU grace periods asked for from
+ *            the writer's CPU; read: "cpu=CPU" (the isolation selftest).
  * While loaded it keeps two WQ_SYSFS workqueues for the sysfs selftest,
  * twq_unbound (WQ_UNBOUND) and twq_percpu.
  *
@@ -86,6 +90,7 @@
 #include <linux/mutex.h>
 #include <linux/prandom.h>
 #include <linux/random.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/cputime.h>
 #include <linux/sched/signal.h>
 #include <uapi/linux/sched/types.h>
@@ -98,6 +103,9 @@
 #include <linux/workqueue.h>
 #ifdef WQ_HAS_PRECISE_WORK
 #include <linux/workqueue_precise.h>
+#endif
+#ifdef WQ_HAS_HISTOGRAMS
+#include <linux/workqueue_hist.h>
 #endif
 #include <trace/events/workqueue.h>
 
@@ -775,15 +783,27 @@ static int twq_churn_stop(char *buf, size_t len)
 #define TWQ_FREEZE_DELAY	(HZ)
 
 struct twq_freeze_item {
+	struct workqueue_struct *wq;
 	struct delayed_work dwork;
 	atomic_t runs;
 	atomic_t runs_frozen;	/* runs while the freezer was active */
 };
 
+/* The workqueues of a freezer cycle, each with one delayed item. */
+static const struct {
+	const char *name;
+	unsigned int flags;
+} twq_freeze_wqs[] = {
+	{ "freezable", WQ_FREEZABLE },
+	{ "plain", 0 },
+#ifdef WQ_HAS_RT_CLASS
+	{ "rt_freezable", WQ_RT | WQ_FREEZABLE },
+	{ "rt_plain", WQ_RT },
+#endif
+};
+
 static struct twq_freezer {
-	struct workqueue_struct *freezable;
-	struct workqueue_struct *plain;
-	struct twq_freeze_item f, p;
+	struct twq_freeze_item items[ARRAY_SIZE(twq_freeze_wqs)];
 	struct notifier_block nb;
 	bool armed;
 	bool fired;
@@ -803,75 +823,85 @@ static int twq_pm_notify(struct notifier_block *nb, unsigned long action,
 			 void *unused)
 {
 	struct twq_freezer *fz = container_of(nb, struct twq_freezer, nb);
+	int i;
 
 	if (action != PM_SUSPEND_PREPARE || !fz->armed)
 		return NOTIFY_DONE;
 	fz->armed = false;
 	fz->fired = true;
-	queue_delayed_work(fz->freezable, &fz->f.dwork, TWQ_FREEZE_DELAY);
-	queue_delayed_work(fz->plain, &fz->p.dwork, TWQ_FREEZE_DELAY);
+	for (i = 0; i < ARRAY_SIZE(fz->items); i++)
+		queue_delayed_work(fz->items[i].wq, &fz->items[i].dwork,
+				   TWQ_FREEZE_DELAY);
 	return NOTIFY_OK;
 }
 
 static void twq_freezer_free(void)
 {
 	struct twq_freezer *fz = freezer;
+	int i;
 
 	if (!fz)
 		return;
-	unregister_pm_notifier(&fz->nb);
-	cancel_delayed_work_sync(&fz->f.dwork);
-	cancel_delayed_work_sync(&fz->p.dwork);
-	destroy_workqueue(fz->freezable);
-	destroy_workqueue(fz->plain);
+	if (fz->nb.notifier_call)
+		unregister_pm_notifier(&fz->nb);
+	for (i = 0; i < ARRAY_SIZE(fz->items); i++) {
+		if (!fz->items[i].wq)
+			continue;
+		cancel_delayed_work_sync(&fz->items[i].dwork);
+		destroy_workqueue(fz->items[i].wq);
+	}
 	kfree(fz);
 	freezer = NULL;
 }
 
 static int twq_freezer_arm(void)
 {
-	struct twq_freezer *fz;
+	char name[32];
+	int i, ret;
 
 	twq_freezer_free();
-	fz = kzalloc(sizeof(*fz), GFP_KERNEL);
-	if (!fz)
+	freezer = kzalloc(sizeof(*freezer), GFP_KERNEL);
+	if (!freezer)
 		return -ENOMEM;
-	fz->freezable = alloc_workqueue("twq_freezable", WQ_FREEZABLE, 0);
-	fz->plain = alloc_workqueue("twq_plain", 0, 0);
-	if (!fz->freezable || !fz->plain)
-		goto err_free;
-	INIT_DELAYED_WORK(&fz->f.dwork, twq_freeze_fn);
-	INIT_DELAYED_WORK(&fz->p.dwork, twq_freeze_fn);
-	fz->nb.notifier_call = twq_pm_notify;
-	fz->armed = true;
-	if (register_pm_notifier(&fz->nb))
-		goto err_free;
-	freezer = fz;
-	return 0;
+	for (i = 0; i < ARRAY_SIZE(freezer->items); i++) {
+		struct twq_freeze_item *it = &freezer->items[i];
 
-err_free:
-	if (fz->freezable)
-		destroy_workqueue(fz->freezable);
-	if (fz->plain)
-		destroy_workqueue(fz->plain);
-	kfree(fz);
-	return -ENOMEM;
+		snprintf(name, sizeof(name), "twq_%s", twq_freeze_wqs[i].name);
+		it->wq = alloc_workqueue(name, twq_freeze_wqs[i].flags, 0);
+		if (!it->wq) {
+			twq_freezer_free();
+			return -ENOMEM;
+		}
+		INIT_DELAYED_WORK(&it->dwork, twq_freeze_fn);
+	}
+	freezer->armed = true;
+	freezer->nb.notifier_call = twq_pm_notify;
+	ret = register_pm_notifier(&freezer->nb);
+	if (ret) {
+		freezer->nb.notifier_call = NULL;
+		twq_freezer_free();
+	}
+	return ret;
 }
 
 static int twq_freezer_show(char *buf, size_t len)
 {
 	struct twq_freezer *fz = freezer;
+	int i, n;
 
 	if (!fz)
 		return scnprintf(buf, len, "idle\n");
-	flush_delayed_work(&fz->f.dwork);
-	flush_delayed_work(&fz->p.dwork);
-	return scnprintf(buf, len,
-			 "fired=%d freezable_runs=%d freezable_runs_frozen=%d plain_runs=%d plain_runs_frozen=%d\n",
-			 fz->fired, atomic_read(&fz->f.runs),
-			 atomic_read(&fz->f.runs_frozen),
-			 atomic_read(&fz->p.runs),
-			 atomic_read(&fz->p.runs_frozen));
+	n = scnprintf(buf, len, "fired=%d", fz->fired);
+	for (i = 0; i < ARRAY_SIZE(fz->items); i++) {
+		struct twq_freeze_item *it = &fz->items[i];
+
+		flush_delayed_work(&it->dwork);
+		n += scnprintf(buf + n, len - n, " %s_runs=%d %s_runs_frozen=%d",
+			       twq_freeze_wqs[i].name, atomic_read(&it->runs),
+			       twq_freeze_wqs[i].name,
+			       atomic_read(&it->runs_frozen));
+	}
+	return n + scnprintf(buf + n, len - n, "\n");
 }
 
 /* ------------------------------------------------------------------ */
@@ -2831,9 +2861,9 @@ static ssize_t twq_run_write(struct file *file, const char __user *ubuf,
 }
 
 /*
- * The selftest hooks, churn, freezer, rt, timer, hist and grow: writing the verb
- * starts one,
- * reading reports its outcome (for churn, stopping it first).
+ * The selftest hooks, churn, freezer, rt, timer, hist, grow and rcu:
+ * writing the verb starts one, reading reports its outcome (for churn,
+ * stopping it first).
  */
 struct twq_hook {
 	const char *verb;
@@ -2919,7 +2949,7 @@ static const struct twq_hook twq_timer_hook = {
  * The hist hook: "slow" runs twq_hist_slow_fn(), which sleeps 20 ms, on
  * twq_percpu, twice on the writer's CPU, one after the other (the first
  * item of a pwq gets its histograms allocated, the second is timed), for
- * the histogram selftest; reading names the workqueue.
+ * the histogram selftest; reading reports workqueue_hist_read() of it.
  */
 #define TWQ_HIST_SLOW_MS	20
 
@@ -2942,9 +2972,26 @@ static int twq_hist_slow(void)
 	return 0;
 }
 
+/*
+ * "twq_percpu read=RET zeroed=0|1": what workqueue_hist_read() returns for
+ * its running histogram, and whether the buckets came back zeroed ("read=
+ * none" where the kernel has no histograms).
+ */
 static int twq_hist_show(char *buf, size_t len)
 {
-	return scnprintf(buf, len, "twq_percpu\n");
+#ifdef WQ_HAS_HISTOGRAMS
+	u64 buckets[WQ_HIST_BUCKETS];
+	bool zeroed = true;
+	int ret, b;
+
+	memset(buckets, 0xff, sizeof(buckets));
+	ret = workqueue_hist_read(twq_sysfs_wq[1], WQ_HIST_RUNNING, buckets);
+	for (b = 0; b < WQ_HIST_BUCKETS; b++)
+		zeroed &= !buckets[b];
+	return scnprintf(buf, len, "twq_percpu read=%d zeroed=%d\n", ret, zeroed);
+#else
+	return scnprintf(buf, len, "twq_percpu read=none\n");
+#endif
 }
 
 static const struct twq_hook twq_hist_hook = {
@@ -2997,6 +3044,34 @@ static const struct twq_hook twq_grow_hook = {
 	.verb = "grow", .start = twq_grow, .report = twq_grow_show,
 };
 
+/*
+ * The rcu hook: "exp" asks for TWQ_EXP_GPS expedited grace periods, one
+ * after the other, from the writer's CPU; reading reports that CPU (the
+ * isolation selftest traces where their items run).
+ */
+#define TWQ_EXP_GPS	3
+
+static int twq_exp_cpu = -1;
+
+static int twq_exp_gps(void)
+{
+	int i;
+
+	twq_exp_cpu = raw_smp_processor_id();
+	for (i = 0; i < TWQ_EXP_GPS; i++)
+		synchronize_rcu_expedited();
+	return 0;
+}
+
+static int twq_exp_show(char *buf, size_t len)
+{
+	return scnprintf(buf, len, "cpu=%d\n", twq_exp_cpu);
+}
+
+static const struct twq_hook twq_rcu_hook = {
+	.verb = "exp", .start = twq_exp_gps, .report = twq_exp_show,
+};
+
 static ssize_t twq_hook_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
@@ -3016,7 +3091,7 @@ static ssize_t twq_hook_read(struct file *file, char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
 	const struct twq_hook *hook = file->private_data;
-	char buf[160];
+	char buf[256];
 	int len;
 
 	if (*ppos)
@@ -3073,6 +3148,8 @@ static int __init twq_init(void)
 	debugfs_create_file("hist", 0600, twq_dir, (void *)&twq_hist_hook,
 			    &twq_hook_fops);
 	debugfs_create_file("grow", 0600, twq_dir, (void *)&twq_grow_hook,
+			    &twq_hook_fops);
+	debugfs_create_file("rcu", 0600, twq_dir, (void *)&twq_rcu_hook,
 			    &twq_hook_fops);
 	twq_tax_start();
 

@@ -13,16 +13,6 @@ mask_of() {
 	echo $((0x$(tr -d ',\n' < "$1")))
 }
 
-# reads FILE EXPECT: FILE reads EXPECT.
-reads() {
-	local got
-
-	got=$(cat "$1")
-	[ "$got" = "$2" ] && return 0
-	ktap_print_msg "$1 reads '$got', wanted '$2'"
-	return 1
-}
-
 # has_cpu FILE: the cpumask in FILE holds the isolated CPU.
 has_cpu() {
 	[ $(($(mask_of "$1") & bit)) != 0 ]
@@ -69,6 +59,33 @@ delayed_timer_avoids_cpu() {
 	case $out in "from=$cpu timer="*) ;; *) return 1 ;; esac
 	timer=${out##*timer=}
 	[ "$timer" -ge 0 ] && [ "$timer" != "$cpu" ]
+}
+
+# EXP_FUNCS: the functions of the rework's expedited grace-period items.
+EXP_FUNCS='wait_rcu_exp_gp|sync_rcu_exp_select_node_cpus'
+
+# exp_gp_items_avoid_cpu: expedited grace periods asked for on the
+# isolated CPU run their items on housekeeping CPUs (6.12 ran them on a
+# kthread_worker kept off it).  Only where RCU queues them on workqueues.
+exp_gp_items_avoid_cpu() {
+	local hook=$TWQ_DEBUGFS/rcu tr=/sys/kernel/tracing ev all here
+
+	ev=$tr/events/workqueue/workqueue_execute_start
+	if [ ! -e "$hook" ] || [ ! -d "$ev" ]; then
+		ktap_print_msg "no $hook or no workqueue_execute_start event"
+		return 1
+	fi
+	echo > "$tr/trace"
+	echo 1 > "$ev/enable"
+	taskset -c "$cpu" sh -c "echo exp > $hook" || return 1
+	echo 0 > "$ev/enable"
+	ktap_print_msg "expedited GPs asked for on $(cat "$hook")"
+	all=$(grep -cE "function ($EXP_FUNCS)\$" "$tr/trace")
+	here=$(grep -E "function ($EXP_FUNCS)\$" "$tr/trace" |
+	       grep -c "\[$(printf %03d "$cpu")\]")
+	ktap_print_msg "$all expedited GP items, $here on CPU $cpu:" \
+		$(grep -oE "function ($EXP_FUNCS)\$" "$tr/trace" | sort | uniq -c)
+	[ "$all" -gt 0 ] && [ "$here" = 0 ]
 }
 
 # Long enough for a pool's idle timer (5 min, in a 16 s coarse timer-wheel
@@ -123,7 +140,7 @@ bit=$((1 << cpu))
 # the timer and grow hooks; a check without them fails
 load_twq
 
-ktap_set_plan 7
+ktap_set_plan 8
 check "nohz_full= turns power_efficient on" \
 	reads $WQ_PARAMS/power_efficient Y
 check "debug_force_rr_cpu is off without CONFIG_DEBUG_WQ_FORCE_RR_CPU" \
@@ -136,6 +153,12 @@ check "unbound kworkers do not run on the isolated CPU" \
 	unbound_workers_avoid_cpu
 check "a delayed item's timer leaves the nohz_full CPU" \
 	delayed_timer_avoids_cpu
+if grep -q ' rcu_exp_gp_wq$' /proc/kallsyms; then
+	check "expedited GP items asked for on the isolated CPU run elsewhere" \
+		exp_gp_items_avoid_cpu
+else
+	ktap_test_skip "expedited GP items asked for on the isolated CPU run elsewhere (RCU has no expedited-GP workqueues here)"
+fi
 check "culled kworkers of the isolated CPU exit elsewhere" \
 	culled_workers_exit_elsewhere
 ktap_finished

@@ -40,6 +40,16 @@ accepts() {
 	return 1
 }
 
+# reads FILE EXPECT: FILE reads EXPECT.
+reads() {
+	local got
+
+	got=$(cat "$1")
+	[ "$got" = "$2" ] && return 0
+	ktap_print_msg "$1 reads '$got', wanted '$2'"
+	return 1
+}
+
 # rejects FILE VALUE: the write fails with EINVAL and FILE keeps its value.
 rejects() {
 	local before err after
