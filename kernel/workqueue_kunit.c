@@ -7209,6 +7209,12 @@ static void precise_disable_and_on_calls_return_what_delayed_work_returns(struct
 	KUNIT_EXPECT_TRUE(test, queue_precise_work_on(a, wq, &x->pw, 100 * NSEC_PER_USEC, 0));
 	WQK_WAIT(test, &x->done);
 	KUNIT_EXPECT_EQ(test, x->cpu, a);
+	/*
+	 * Until its function has returned, the item is still running on @a,
+	 * and queued again it would run there (no reentrance), whatever CPU
+	 * the call names: let it end first.
+	 */
+	flush_precise_work(&x->pw);
 	KUNIT_EXPECT_FALSE(test, mod_precise_work_on(b, wq, &x->pw, 100 * NSEC_PER_USEC, 0));
 	WQK_WAIT(test, &x->done);
 	KUNIT_EXPECT_EQ(test, x->cpu, b);
