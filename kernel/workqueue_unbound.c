@@ -51,7 +51,17 @@ struct wq_pod_type {
 static DEFINE_HASHTABLE(unbound_pool_hash, 6);		/* L */
 static bool wq_topo_initialized;			/* L */
 static struct wq_pod_type wq_pod_types[WQ_AFFN_NR_TYPES];	/* L */
+#ifdef WQ_HAS_CACHE_SHARD
+/*
+ * 7.1's default: an LLC of more than cache_shard_size cores is shared by
+ * several pools, one per shard, where 6.12's cache scope gave it one pool
+ * whose lock every CPU of it contends on.  An LLC of at most that many
+ * cores is one shard: the pools are 6.12's.
+ */
+enum wq_affn_scope wq_affn_dfl = WQ_AFFN_CACHE_SHARD;
+#else
 enum wq_affn_scope wq_affn_dfl = WQ_AFFN_CACHE;
+#endif
 
 cpumask_var_t wq_unbound_cpumask;		/* L: where unbound items may run */
 cpumask_var_t wq_requested_unbound_cpumask;	/* L: what was asked for */

@@ -44,11 +44,14 @@ check "nice rejects garbage" rejects $U/nice x
 check "cpumask is written and read" accepts $U/cpumask 1 1
 check "cpumask rejects garbage" rejects $U/cpumask zz
 ok=true
-for s in cpu smt cache numa system; do
+scopes="cpu smt cache numa system"
+# 7.1's cache_shard, where the kernel has it
+[ -e /sys/module/workqueue/parameters/cache_shard_size ] && scopes="$scopes cache_shard"
+for s in $scopes; do
 	accepts $U/affinity_scope $s $s || ok=false
 done
 check "affinity_scope takes every scope" $ok
-dfl=$(grep -o '[a-z]*' /sys/module/workqueue/parameters/default_affinity_scope)
+dfl=$(grep -o '^[a-z_]*' /sys/module/workqueue/parameters/default_affinity_scope)
 check "affinity_scope shows the default's value" \
 	accepts $U/affinity_scope default "default ($dfl)"
 check "affinity_scope rejects an unknown scope" rejects $U/affinity_scope bogus
