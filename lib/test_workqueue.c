@@ -38,9 +38,11 @@
  *
  * Interface, under /sys/kernel/debug/test_workqueue/:
  *   run      write "SCENARIO... [scale=tiny|quick|full] [idle_wait_s=N]
- *            [kind=K]..." ("all" for every scenario; kind= limits the
- *            latency and throughput scenarios to the workqueue kinds
- *            named, e.g. kind=unbound); returns when the run is over.
+ *            [kind=K]... [queuers=N]" ("all" for every scenario; kind=
+ *            limits the latency and throughput scenarios to the workqueue
+ *            kinds named, e.g. kind=unbound; queuers= the throughput
+ *            scenario to runs of at most N queuers, e.g. 1 for the scale
+ *            scenario); returns when the run is over.
  *            The module parameter "run" takes the same string at load.
  *   churn    write "start"; reading stops it and reports
  *            "queued=N ran=N mismatched=N": items kept queued on random
@@ -1234,6 +1236,8 @@ static const char * const twq_kind_names[TWQ_NR_KINDS] = {
 
 /* The kinds a run measures ("kind=NAME" in the command; all by default). */
 static unsigned long twq_kinds = BIT(TWQ_NR_KINDS) - 1;
+/* The most queuers of a throughput run ("queuers=N"; all by default). */
+static unsigned int twq_max_queuers = UINT_MAX;
 
 /* Selected, and the kernel has it (WQ_RT only where it exists). */
 static bool twq_kind_selected(enum twq_kind kind)
@@ -1674,6 +1678,7 @@ static int twq_tp_run(const struct twq_scale *sc, enum twq_kind kind,
 	snprintf(name, sizeof(name), "throughput.%s.q%u", twq_kind_names[kind], nq);
 	twq_emit("items/s", div64_u64((u64)total * NSEC_PER_SEC,
 				      max(end - start, 1ULL)), "%s.rate", name);
+	twq_emit("count", total, "%s.items", name);
 	for (i = 0; i < TWQ_TP_NR_PATHS; i++) {
 		char path[sizeof(name) + 24];	/* NAME.queue_cost.PATH */
 
@@ -1699,7 +1704,7 @@ static int twq_scenario_throughput(const struct twq_scale *sc)
 
 	for (kind = 0; kind < TWQ_FIFO_KTHREAD && !ret; kind++)
 		for (i = 0; i < ARRAY_SIZE(queuers) && !ret; i++)
-			if (twq_kind_selected(kind))
+			if (twq_kind_selected(kind) && queuers[i] <= twq_max_queuers)
 				ret = twq_tp_run(sc, kind, queuers[i]);
 	return ret;
 }
@@ -2783,12 +2788,15 @@ static int twq_run(unsigned long mask, const struct twq_scale *sc,
 	return ret;
 }
 
-/* Parse "SCENARIO... [scale=S] [idle_wait_s=N] [kind=K]..." and run it. */
+/*
+ * Parse "SCENARIO... [scale=S] [idle_wait_s=N] [kind=K]... [queuers=N]"
+ * and run it.
+ */
 static int twq_run_command(char *cmd)
 {
 	const struct twq_scale *sc = &twq_scales[1];
 	unsigned long mask = 0, kinds = 0;
-	unsigned int idle_s = 0, i;
+	unsigned int idle_s = 0, max_q = UINT_MAX, i;
 	char *tok;
 	int kind;
 
@@ -2804,6 +2812,9 @@ static int twq_run_command(char *cmd)
 			sc = &twq_scales[i];
 		} else if (str_has_prefix(tok, "idle_wait_s=")) {
 			if (kstrtouint(tok + 12, 10, &idle_s))
+				return -EINVAL;
+		} else if (str_has_prefix(tok, "queuers=")) {
+			if (kstrtouint(tok + 8, 10, &max_q) || !max_q)
 				return -EINVAL;
 		} else if (str_has_prefix(tok, "kind=")) {
 			kind = match_string(twq_kind_names, TWQ_NR_KINDS, tok + 5);
@@ -2824,12 +2835,13 @@ static int twq_run_command(char *cmd)
 	if (!mask)
 		return -EINVAL;
 	twq_kinds = kinds ?: BIT(TWQ_NR_KINDS) - 1;
+	twq_max_queuers = max_q;
 	return twq_run(mask, sc, idle_s);
 }
 
 static char *twq_run_param;
 module_param_named(run, twq_run_param, charp, 0444);
-MODULE_PARM_DESC(run, "scenarios to run at load: \"SCENARIO... [scale=tiny|quick|full] [idle_wait_s=N] [kind=K]...\"");
+MODULE_PARM_DESC(run, "scenarios to run at load: \"SCENARIO... [scale=tiny|quick|full] [idle_wait_s=N] [kind=K]... [queuers=N]\"");
 
 static struct dentry *twq_dir;
 static struct workqueue_struct *twq_sysfs_wq[2];
