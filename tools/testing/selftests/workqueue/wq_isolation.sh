@@ -157,7 +157,8 @@ if grep -q ' rcu_exp_gp_wq$' /proc/kallsyms; then
 	check "expedited GP items asked for on the isolated CPU run elsewhere" \
 		exp_gp_items_avoid_cpu
 else
-	ktap_test_skip "expedited GP items asked for on the isolated CPU run elsewhere (RCU has no expedited-GP workqueues here)"
+	# 6.12 runs them on a kthread_worker, or on rcu_gp_wq
+	ktap_test_skip "expedited GP items asked for on the isolated CPU run elsewhere (no RCU workqueues)"
 fi
 check "culled kworkers of the isolated CPU exit elsewhere" \
 	culled_workers_exit_elsewhere
