@@ -11,23 +11,25 @@
 ## TORTURE_CONFIGS=... make torture: debug kasan kcsan kmemleak rt
 ## A=stock B=rework    make bench: the two kernels; also ROUNDS, CLOCK
 ##                     (icount|mttcg), BENCH (quick|full), SCENARIOS,
-##                     A_APPEND, B_APPEND, SEED, B_SEED, BENCH_OUT
+##                     A_APPEND, B_APPEND, SEED, B_SEED, BENCH_OUT,
+##                     SCALE_SHAPES, SCALE_ROUNDS
 ##                     (harness/bench.py says what each does)
 ## OLD=dir NEW=dir     make bench-compare: the two reports
 ## CMD=... ON= OFF=    make run/profile: what the guest runs
 ## WQDUMP='boot ...'   make wqdump: the scenarios
 ## ACCEL=kvm|tcg       guests without a bench clock: KVM where usable
-## SHAPE=4x2n          the guests' shape: 4x2n, 16x2n, 64x1llc, 64x8n-smt;
+## SHAPE=4x2n          the guests' shape: 4x2n, 4x1llc, 16x1llc, 16x2n,
+##                     64x1llc, 64x8n-smt;
 ##                     or VCPUS=, SOCKETS= (LLCs), NODES=, THREADS=
 WQ ?= rework
 CONFIG ?= debug
 H := harness
-export A B ROUNDS CLOCK BENCH SCENARIOS A_APPEND B_APPEND
+export A B ROUNDS CLOCK BENCH SCENARIOS A_APPEND B_APPEND SCALE_SHAPES SCALE_ROUNDS
 TORTURE_SECS ?= 600
 TORTURE_CONFIGS ?= debug kasan kcsan kmemleak rt
 NEW ?= out/bench
 
-.PHONY: help test test-all test-kvmguest torture build run profile patches check model bench bench-compare wqdump clean distclean
+.PHONY: help test test-all test-kvmguest torture build run profile patches check model bench bench-compare contention wqdump clean distclean
 
 ## Targets:
 ## help                this list
@@ -88,6 +90,11 @@ bench:
 ##                     way by more than 2% (NEW/compare.md)
 bench-compare:
 	$(H)/python.sh $(H)/bench.py compare $(OLD) $(NEW)
+
+## contention          the pool-lock contention model (docs/contention.md)
+##                     on NEW's scale rows
+contention:
+	$(H)/python.sh $(H)/contention.py --summary $(NEW)
 
 ## wqdump              tools/workqueue's drgn scripts on stock and rework
 ##                     dumps, compared

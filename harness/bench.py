@@ -25,6 +25,12 @@ Settings come from the environment (make bench passes them on):
              threaded, repeatable) or mttcg (one host thread per vCPU)
   BENCH      quick (default) or full (more work per scenario, S burns)
   SCENARIOS  scenarios to run (default: all)
+  SCALE_SHAPES
+             the guest shapes the scale scenarios boot (default: 4x1llc
+             16x1llc 64x1llc 16x2n 64x8n-smt; harness/lib/machine.py)
+  SCALE_ROUNDS
+             rounds that run the scale scenarios (default 1: their rows
+             are instruction counts and counters, which repeat)
   A_APPEND, B_APPEND
              more kernel arguments for side A or B, e.g.
              B_APPEND=test_workqueue.item_tax=250 (every item costs 250
@@ -68,7 +74,13 @@ def settings():
         'scale': env.get('BENCH', 'quick') or 'quick',
         'scenarios': env.get('SCENARIOS', 'all') or 'all',
         'append': {'A': env.get('A_APPEND', ''), 'B': env.get('B_APPEND', '')},
+        'scale_shapes': (env.get('SCALE_SHAPES', '') or ' '.join(SCALE_SHAPES)).split(),
+        'scale_rounds': int(env.get('SCALE_ROUNDS', '1') or 1),
     }
+    bad = [sh for sh in s['scale_shapes'] if sh not in machine.SHAPES]
+    if bad:
+        sys.exit(f'SCALE_SHAPES: unknown shapes {" ".join(bad)} '
+                 f'(known: {" ".join(machine.SHAPES)})')
     if s['scale'] not in ('quick', 'full'):
         sys.exit(f'BENCH must be quick or full, not {s["scale"]!r}')
     if not s['rounds']:
@@ -150,18 +162,31 @@ class Progress:
 # The scenarios, and the configuration each runs on: rcu_exp needs
 # stock's expedited grace periods on FIFO kthread_workers, which only a
 # preemptible-RCU build has (configs/rcuexp.config); dmdelay needs device
-# mapper, null_blk and fio (configs/dmdelay.config).
+# mapper, null_blk and fio (configs/dmdelay.config); the scale scenarios
+# kernels for 64 CPUs (configs/scale.config), scale_lock with lock
+# statistics (configs/lockstat.config).
 SCENARIO_CONFIG = {
     'perfwq': 'perf', 'latency': 'perf', 'throughput': 'perf', 'flush': 'perf',
     'delay': 'perf', 'inversion': 'perf', 'footprint': 'perf',
     'rcu_exp': 'rcuexp', 'dmdelay': 'dmdelay',
+    'scale': 'scale', 'scale_lock': 'lockstat',
 }
 # Scenarios a program of the initramfs runs (the others: test_workqueue).
-GUEST_PROGRAM = {'dmdelay': 'guest-dmdelay'}
+GUEST_PROGRAM = {'dmdelay': 'guest-dmdelay', 'scale_lock': 'guest-lockstat'}
+# test_workqueue's command for a scenario of another name: the scale
+# scenario is per-call cost with one queuer, and the footprint.
+MODULE_CMD = {'scale': 'throughput footprint queuers=1'}
+# The scenarios that boot once per guest shape, their rows named
+# scale.SHAPE.ROW; of scale_lock's, only its lock.* rows (its throughput
+# runs are lockdep's, not the workqueue's).
+SCALE_SHAPES = ('4x1llc', '16x1llc', '64x1llc', '16x2n', '64x8n-smt')
+SCALE_KEEP = {'scale': '', 'scale_lock': 'lock.'}
 
 
 def passes(s):
-    """[(config, scenarios)]: the boots of one round, per configuration."""
+    """[(config, scenarios, shape)]: the boots of one round, per
+    configuration, and per shape for the scale scenarios (shape None: the
+    default one)."""
     names = s['scenarios'].split()
     if names == ['all']:
         names = list(SCENARIO_CONFIG)
@@ -171,46 +196,83 @@ def passes(s):
     out = {}
     for n in names:
         out.setdefault(SCENARIO_CONFIG[n], []).append(n)
-    return [(cfg, ' '.join(ns)) for cfg, ns in out.items()]
+    todo = []
+    for cfg, ns in out.items():
+        shaped = any(n in SCALE_KEEP for n in ns)
+        for sh in s['scale_shapes'] if shaped else [None]:
+            todo.append((cfg, ' '.join(ns), sh))
+    return todo
+
+
+def boot_name(cfg, shape, rnd, label):
+    """A boot's name: its logs and raw results are named after it."""
+    return f'{cfg}-{shape}-{rnd}-{label}' if shape else f'{cfg}-{rnd}-{label}'
 
 
 def guest_cmd(s, names):
     """The guest's /cmd running scenarios NAMES: test_workqueue's first,
     then each guest program."""
-    module = [n for n in names if n not in GUEST_PROGRAM]
+    module = ' '.join(MODULE_CMD.get(n, n) for n in names if n not in GUEST_PROGRAM)
     cmds = [f'{GUEST_PROGRAM[n]} {s["scale"]}' for n in names if n in GUEST_PROGRAM]
     if module:
-        wait = s['idle_wait_s'] if 'footprint' in module else 0
-        cmds.insert(0, f'echo {" ".join(module)} scale={s["scale"]} '
+        wait = s['idle_wait_s'] if 'footprint' in module.split() else 0
+        cmds.insert(0, f'echo {module} scale={s["scale"]} '
                        f'idle_wait_s={wait} > {guest.TWQ_RUN}')
     return '\n'.join(cmds)
 
 
-def boot_one(s, prog, cfg, scenarios, rnd, side):
-    """One boot of SIDE running SCENARIOS; its results go to raw/."""
+def scale_rows(results, scenarios, shape):
+    """The result lines of a scale boot, renamed scale.SHAPE.NAME, those
+    its scenarios keep only."""
+    keep = [SCALE_KEEP[n] for n in scenarios.split() if n in SCALE_KEEP]
+    out = []
+    for line in results:
+        r = json.loads(line)
+        if any(r['name'].startswith(k) for k in keep):
+            r['name'] = f'scale.{shape}.{r["name"]}'
+            out.append(json.dumps(r))
+    return out
+
+
+def boot_one(s, prog, cfg, scenarios, shape, rnd, side):
+    """One boot of SIDE running SCENARIOS (in SHAPE, or the default
+    shape); its results go to raw/."""
     label, kernel = sides(s)[side]
-    prog.boot(f'round {rnd}/{s["rounds"]}, {label} ({kernel}, {cfg})')
+    prog.boot(f'round {rnd}/{s["rounds"]}, {label} ({kernel}, {cfg}'
+              + (f', {shape})' if shape else ')'))
     obj = guest.objdir(kernel, cfg)
-    name = f'{cfg}-{rnd}-{label}'
+    name = boot_name(cfg, shape, rnd, label)
     log = os.path.join(OUT, 'logs', f'{name}.log')
     cmd = guest_cmd(s, scenarios.split())
     seed = s['seeds']['AB'[side]][rnd - 1] if s['seeds'] else None
-    text, finished, status = guest.boot_quiet(
-        os.path.join(obj, 'arch/x86/boot/bzImage'),
-        os.path.join(obj, 'initramfs.cpio'), cmd, log,
-        append=append_for(s, side), timeout=s['timeout'],
-        clock=s['clock'], progress=prog.feed,
-        extra=() if seed is None else machine.rtc_args(seed))
+    saved = os.environ.get('SHAPE')
+    if shape:
+        os.environ['SHAPE'] = shape
+    try:
+        text, finished, status = guest.boot_quiet(
+            os.path.join(obj, 'arch/x86/boot/bzImage'),
+            os.path.join(obj, 'initramfs.cpio'), cmd, log,
+            append=append_for(s, side), timeout=s['timeout'],
+            clock=s['clock'], progress=prog.feed,
+            extra=() if seed is None else machine.rtc_args(seed))
+    finally:
+        if saved is None:
+            os.environ.pop('SHAPE', None)
+        else:
+            os.environ['SHAPE'] = saved
     prog.finished()
     ok = finished and status == 0 and 'TWQ-END' in text and \
         'TWQ-END (failed)' not in text
     if not ok:
         print(f'\nwarning: {name}: guest did not finish cleanly '
               f'(see {os.path.relpath(log, TOP)})', file=sys.stderr)
+    results = [m.group(1) for m in RESULT.finditer(text)]
+    if shape:
+        results = scale_rows(results, scenarios, shape)
     with open(os.path.join(OUT, 'raw', f'{name}.jsonl' if ok else f'{name}.failed'),
               'w') as f:
-        for m in RESULT.finditer(text):
-            f.write(m.group(1) + '\n')
+        for line in results:
+            f.write(line + '\n')
     return None if ok else name
 
 
@@ -220,14 +282,16 @@ def run(s):
     for f in os.listdir(os.path.join(OUT, 'raw')):
         os.unlink(os.path.join(OUT, 'raw', f))
     todo = passes(s)
-    prog = Progress(2 * s['rounds'] * len(todo))
+    rounds = [[p for p in todo if not p[2] or rnd <= s['scale_rounds']]
+              for rnd in range(1, s['rounds'] + 1)]
+    prog = Progress(2 * sum(len(r) for r in rounds))
     failed = []
-    for rnd in range(1, s['rounds'] + 1):
+    for rnd, this_round in enumerate(rounds, 1):
         # ABBA: what runs first in a round does not favour one side
         order = [0, 1] if rnd % 2 else [1, 0]
-        for cfg, scenarios in todo:
+        for cfg, scenarios, shape in this_round:
             for side in order:
-                bad = boot_one(s, prog, cfg, scenarios, rnd, side)
+                bad = boot_one(s, prog, cfg, scenarios, shape, rnd, side)
                 if bad:
                     failed.append(bad)
     print(file=sys.stderr)
@@ -256,9 +320,10 @@ def load(meta):
     values, hists, units, flags = {}, {}, {}, []
     raw = os.path.join(OUT, 'raw')
     for label, _ in meta['sides']:
-        for cfg, rnd in ((c, r) for c, _ in meta.get('passes', [['perf', '']])
-                         for r in range(1, meta['rounds'] + 1)):
-            boot = f'{cfg}-{rnd}-{label}'
+        for cfg, shape, rnd in ((p[0], p[2] if len(p) > 2 else None, r)
+                                for p in meta.get('passes', [['perf', '']])
+                                for r in range(1, meta['rounds'] + 1)):
+            boot = boot_name(cfg, shape, rnd, label)
             path = os.path.join(raw, f'{boot}.jsonl')
             if not os.path.exists(path):
                 continue
@@ -280,6 +345,32 @@ def load(meta):
     return values, hists, units, flags
 
 
+def derive_scale(values, units):
+    """The scale scenario's rows per CPU (footprint.*.per_cpu: over the
+    shape's vCPUs), and each 64-vCPU shape's rows over the 4-vCPU
+    single-LLC shape's (scale.SHAPE_vs_4x1llc.ROW: the ratio of the
+    medians, per side)."""
+    for name in [n for n in values if n.startswith('scale.')]:
+        shape, row = name.split('.', 2)[1:]
+        if row.startswith('footprint.') and shape in machine.SHAPES:
+            cpus = machine.SHAPES[shape].cpus
+            out = f'{name}.per_cpu'
+            units[out] = units[name]
+            values[out] = {label: [v / cpus for v in vs]
+                           for label, vs in values[name].items()}
+    for name in [n for n in values if n.startswith('scale.4x1llc.')]:
+        row = name[len('scale.4x1llc.'):]
+        for shape in ('64x1llc', '64x8n-smt'):
+            big = values.get(f'scale.{shape}.{row}')
+            if not big:
+                continue
+            out = f'scale.{shape}_vs_4x1llc.{row}'
+            units[out] = 'ratio'
+            values[out] = {label: [statistics.median(big[label]) / statistics.median(vs)]
+                           for label, vs in values[name].items()
+                           if label in big and statistics.median(vs)}
+
+
 def derive(values, units):
     """Rows computed from others, for every boot alike.
 
@@ -288,6 +379,7 @@ def derive(values, units):
     only grow with noise: the least over every boot of both sides is the
     one reference both kernels are measured against.  Under -icount that
     is the instructions run outside the competing job while it ran."""
+    derive_scale(values, units)
     alone = [v for side in values.get('perfwq.job_alone', {}).values() for v in side]
     if not alone:
         return
@@ -358,6 +450,15 @@ HEADLINE = [
     (r'rcu_exp\.(hogs\d\.(p50|p99|max|over_1ms)|\w+_threads|\w+_kworkers)$',
      'synchronize_rcu_expedited(), and the real-time threads behind it (rcuexp config)'),
     (r'footprint\.(boot|after_idle)\.\w+$', 'footprint'),
+    (r'^scale\.64x(1llc|8n-smt)_vs_4x1llc\.(throughput\.\w+\.q1\.queue_cost\.active\.p50'
+     r'|footprint\.(boot|after_idle)\.\w+\.per_cpu)$',
+     'scale: per-call queue cost (one queuer) and footprint per CPU at 64 vCPUs '
+     'over 4 vCPUs in one LLC (scale config)'),
+    (r'^scale\.[^.]+\.throughput\.\w+\.q1\.(queue_cost\.active\.p50|rate)$',
+     'scale: per-call queue cost and rate with one queuer, per shape (scale config)'),
+    (r'^scale\.[^.]+\.lock\.',
+     'scale: pool-lock acquisitions, contentions and hold per item, and the CPUs '
+     'sharing an unbound pool lock (lockstat config)'),
 ]
 
 
@@ -432,7 +533,10 @@ def report(meta, rows, plots, flags=()):
         f'- scale: `{meta["scale"]}`, rounds: {meta["rounds"]} boots of each kernel, alternating',
         f'- kernel arguments: {la}: `{meta.get("args", {}).get("A") or "-"}`, '
         f'{lb}: `{meta.get("args", {}).get("B") or "-"}`',
-        f'- machine: {meta["machine"]}',
+        f'- machine: {meta["machine"]}'
+        + (f'; the scale scenarios boot {", ".join(sorted({p[2] for p in meta["passes"] if len(p) > 2 and p[2]}))} '
+           f'({meta.get("scale_rounds", 1)} round(s))'
+           if any(len(p) > 2 and p[2] for p in meta.get('passes', [])) else ''),
         f'- finished: {meta["finished"]}; failed boots: {meta["failed_boots"]}'
         + (f' ({", ".join(meta.get("failed", []))}: left out of every figure)'
            if meta["failed_boots"] else ''),
@@ -712,7 +816,7 @@ def main(argv):
     if len(argv) == 2 and argv[1] == 'report':
         return do_report()
     if len(argv) == 2 and argv[1] == 'configs':
-        print(' '.join(cfg for cfg, _ in passes(settings())))
+        print(' '.join(dict.fromkeys(p[0] for p in passes(settings()))))
         return 0
     print(__doc__, file=sys.stderr)
     return 2

@@ -31,6 +31,7 @@ mkdir -p "$st/bin" "$st/lib/modules" "$st/selftests/kselftest"
 cp /bin/busybox "$st/bin/busybox"
 install -m 0755 "$TOP/harness/lib/guest-init" "$st/init"
 install -m 0755 "$TOP/harness/lib/guest-dmdelay" "$st/bin/guest-dmdelay"
+install -m 0755 "$TOP/harness/lib/guest-lockstat" "$st/bin/guest-lockstat"
 cp -r "$tree/tools/testing/selftests/workqueue" "$st/selftests/"
 cp "$tree/tools/testing/selftests/kselftest/ktap_helpers.sh" "$st/selftests/kselftest/"
 if [ -f "$TOP/configs/$cfg.config" ]; then

@@ -20,9 +20,12 @@ MEM_MB = 1024
 Shape = namedtuple('Shape', 'cpus sockets nodes threads')
 
 # Named shapes: the default, and the many-CPU ones of the scale work
-# (issue: 16 vCPUs in 2 nodes; 64 in one LLC; 64 in 8 nodes with SMT).
+# (16 vCPUs in 2 nodes; 64 in one LLC; 64 in 8 nodes with SMT), with the
+# single-LLC shapes of 4 and 16 vCPUs the 64-vCPU one is compared with.
 SHAPES = {
     '4x2n': Shape(4, 2, 2, 1),
+    '4x1llc': Shape(4, 1, 1, 1),
+    '16x1llc': Shape(16, 1, 1, 1),
     '16x2n': Shape(16, 2, 2, 1),
     '64x1llc': Shape(64, 1, 1, 1),
     '64x8n-smt': Shape(64, 8, 8, 2),
