@@ -61,6 +61,21 @@ delayed_timer_avoids_cpu() {
 	[ "$timer" -ge 0 ] && [ "$timer" != "$cpu" ]
 }
 
+# hook_traced EVENT HOOK VERB: trace EVENT (events/EVENT) from an empty
+# trace on, and write VERB to test_workqueue's HOOK from the isolated
+# CPU; fails, saying why, without the hook or the event.
+hook_traced() {
+	local ev=/sys/kernel/tracing/events/$1 hook=$TWQ_DEBUGFS/$2
+
+	if [ ! -e "$hook" ] || [ ! -d "$ev" ]; then
+		ktap_print_msg "no $hook or no $1 event"
+		return 1
+	fi
+	echo > /sys/kernel/tracing/trace
+	echo 1 > "$ev/enable"
+	taskset -c "$cpu" sh -c "echo $3 > $hook"
+}
+
 # EXP_FUNCS: the functions of the rework's expedited grace-period items.
 EXP_FUNCS='wait_rcu_exp_gp|sync_rcu_exp_select_node_cpus'
 
@@ -68,18 +83,11 @@ EXP_FUNCS='wait_rcu_exp_gp|sync_rcu_exp_select_node_cpus'
 # isolated CPU run their items on housekeeping CPUs (6.12 ran them on a
 # kthread_worker kept off it).  Only where RCU queues them on workqueues.
 exp_gp_items_avoid_cpu() {
-	local hook=$TWQ_DEBUGFS/rcu tr=/sys/kernel/tracing ev all here
+	local tr=/sys/kernel/tracing all here
 
-	ev=$tr/events/workqueue/workqueue_execute_start
-	if [ ! -e "$hook" ] || [ ! -d "$ev" ]; then
-		ktap_print_msg "no $hook or no workqueue_execute_start event"
-		return 1
-	fi
-	echo > "$tr/trace"
-	echo 1 > "$ev/enable"
-	taskset -c "$cpu" sh -c "echo exp > $hook" || return 1
-	echo 0 > "$ev/enable"
-	ktap_print_msg "expedited GPs asked for on $(cat "$hook")"
+	hook_traced workqueue/workqueue_execute_start rcu exp || return 1
+	echo 0 > "$tr/events/workqueue/workqueue_execute_start/enable"
+	ktap_print_msg "expedited GPs asked for on $(cat "$TWQ_DEBUGFS/rcu")"
 	all=$(grep -cE "function ($EXP_FUNCS)\$" "$tr/trace")
 	here=$(grep -E "function ($EXP_FUNCS)\$" "$tr/trace" |
 	       grep -c "\[$(printf %03d "$cpu")\]")
@@ -99,16 +107,10 @@ CULL_WAIT_S=${CULL_WAIT_S:-400}
 # by PID): 6.12 lets them go where unbound work runs first, so none
 # wakes the isolated CPU to exit there.
 culled_workers_exit_elsewhere() {
-	local hook=$TWQ_DEBUGFS/grow tr=/sys/kernel/tracing pids pid line
+	local tr=/sys/kernel/tracing pids pid line
 	local exited=0 here=0
 
-	if [ ! -e "$hook" ] || [ ! -d "$tr/events/sched/sched_process_exit" ]; then
-		ktap_print_msg "no $hook or no sched_process_exit event"
-		return 1
-	fi
-	echo > "$tr/trace"
-	echo 1 > "$tr/events/sched/sched_process_exit/enable"
-	taskset -c "$cpu" sh -c "echo grow > $hook" || return 1
+	hook_traced sched/sched_process_exit grow grow || return 1
 	pids=$(pids_named "kworker/$cpu:")
 	ktap_print_msg "pool grown: $(echo $pids | wc -w) kworker/$cpu:*"
 	sleep "$CULL_WAIT_S"
