@@ -50,7 +50,8 @@
  *   freezer  write "arm"; read the outcome of the next suspend cycle: a
  *            delayed item on a freezable and on a plain workqueue (and on
  *            a WQ_RT one of each, where the kernel has WQ_RT), timed to
- *            fire while tasks are frozen.
+ *            fire while tasks are frozen, and one that asks for an
+ *            expedited RCU grace period then.
  *   rt       write "create": a WQ_RT | WQ_SYSFS workqueue, twq_rt, for the
  *            sysfs selftest (EOPNOTSUPP without WQ_RT); read: its name.
  *   timer    write "arm": a delayed item an hour ahead on system_wq from
@@ -787,17 +788,24 @@ static int twq_churn_stop(char *buf, size_t len)
 struct twq_freeze_item {
 	struct workqueue_struct *wq;
 	struct delayed_work dwork;
+	bool exp_gp;
 	atomic_t runs;
 	atomic_t runs_frozen;	/* runs while the freezer was active */
 };
 
-/* The workqueues of a freezer cycle, each with one delayed item. */
+/*
+ * The workqueues of a freezer cycle, each with one delayed item; exp_gp's
+ * asks for an expedited RCU grace period, which must complete while tasks
+ * are frozen (its items never are).
+ */
 static const struct {
 	const char *name;
 	unsigned int flags;
+	bool exp_gp;
 } twq_freeze_wqs[] = {
 	{ "freezable", WQ_FREEZABLE },
 	{ "plain", 0 },
+	{ "exp_gp", 0, true },
 #ifdef WQ_HAS_RT_CLASS
 	{ "rt_freezable", WQ_RT | WQ_FREEZABLE },
 	{ "rt_plain", WQ_RT },
@@ -816,6 +824,9 @@ static void twq_freeze_fn(struct work_struct *work)
 	struct twq_freeze_item *it = container_of(to_delayed_work(work),
 						  struct twq_freeze_item, dwork);
 
+	/* counted as frozen only if it completed before the thaw */
+	if (it->exp_gp)
+		synchronize_rcu_expedited();
 	if (static_key_enabled(&freezer_active))
 		atomic_inc(&it->runs_frozen);
 	atomic_inc(&it->runs);
@@ -875,6 +886,7 @@ static int twq_freezer_arm(void)
 			return -ENOMEM;
 		}
 		INIT_DELAYED_WORK(&it->dwork, twq_freeze_fn);
+		it->exp_gp = twq_freeze_wqs[i].exp_gp;
 	}
 	freezer->armed = true;
 	freezer->nb.notifier_call = twq_pm_notify;
@@ -3103,7 +3115,7 @@ static ssize_t twq_hook_read(struct file *file, char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
 	const struct twq_hook *hook = file->private_data;
-	char buf[256];
+	char buf[320];
 	int len;
 
 	if (*ppos)

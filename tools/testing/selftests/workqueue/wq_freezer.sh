@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # A freezer cycle (pm_test=freezer): a freezable workqueue holds its items
 # while tasks are frozen, a plain one keeps running them; WQ_RT changes
-# neither (where the kernel has it).
+# neither (where the kernel has it); an expedited RCU grace period asked
+# for while tasks are frozen completes before the thaw.
 
 . "$(dirname "$0")/wq_lib.sh"
 need_twq
@@ -13,7 +14,7 @@ if ! grep -q freezer /sys/power/pm_test 2>/dev/null ||
 	ktap_skip_all "needs CONFIG_PM_DEBUG and suspend-to-idle"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 6
+ktap_set_plan 7
 
 echo 3 > /sys/module/suspend/parameters/pm_test_delay
 echo arm > $TWQ_DEBUGFS/freezer
@@ -38,6 +39,8 @@ check "items were queued for the freeze" [ "$(field fired)" = 1 ]
 check "plain workqueue ran its item while frozen" ran_while_frozen plain
 check "freezable workqueue ran its item only after the thaw" \
 	held_for_the_thaw freezable
+check "an expedited RCU grace period asked for while frozen completes" \
+	ran_while_frozen exp_gp
 if [ -z "$(field rt_plain_runs)" ]; then
 	ktap_test_skip "WQ_RT workqueue ran its item while frozen (no WQ_RT)"
 	ktap_test_skip "WQ_RT | WQ_FREEZABLE workqueue ran its item only after the thaw (no WQ_RT)"

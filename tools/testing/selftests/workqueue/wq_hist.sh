@@ -3,11 +3,13 @@
 # The workqueue histograms, where the kernel has them: the debugfs file
 # (every workqueue) and a WQ_SYSFS workqueue's histograms/ directory show
 # a 20 ms item of test_workqueue's (its run time, its function among the
-# longest runs); a write of anything but "reset" (garbage, a huge write,
-# an unknown workqueue) fails and changes nothing; "reset" clears what
-# the file shows; the sysfs files are root's only; once test_workqueue is
-# removed (where it is a module), its function among the system
-# workqueue's worst items reads "(unloaded)", never a raw address.
+# longest runs and the slowest starts); a write of anything but "reset"
+# (or "0" to a sysfs file: garbage, a huge write, an unknown workqueue)
+# fails and changes nothing; "reset" or "0" clears what a sysfs file
+# shows, "reset" in debugfs every workqueue; the sysfs files are root's
+# only; once test_workqueue is removed (where it is a module), its
+# function among the system workqueue's worst items reads "(unloaded)",
+# never a raw address.
 # Skipped where the kernel has no histograms.
 
 . "$(dirname "$0")/wq_lib.sh"
@@ -23,7 +25,7 @@ if [ ! -f "$DBG" ]; then
 	ktap_skip_all "no workqueue histograms (not this kernel, or workqueue.histograms=0)"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 17
+ktap_set_plan 20
 
 # section WQ: the debugfs file's lines about workqueue WQ.
 section() {
@@ -77,6 +79,23 @@ forgotten() {
 	! grep -q "$SLOW" "$H/worst"
 }
 
+# zero_clears_alone: "0" written to queued empties it, and only it.
+zero_clears_alone() {
+	[ -n "$(cat "$H/queued")" ] || { ktap_print_msg "queued was empty"; return 1; }
+	echo 0 > "$H/queued"
+	[ -z "$(cat "$H/queued")" ] && [ -n "$(cat "$H/running")" ]
+}
+
+# bare_reset_clears: the item counted again, a bare "reset" in debugfs
+# clears it with every workqueue's histograms (twq_percpu is idle after
+# the hook, where the system workqueues count again at once).
+bare_reset_clears() {
+	echo slow > "$TWQ_DEBUGFS/hist"
+	grep -q "$SLOW" "$H/worst" || { ktap_print_msg "the item was not counted"; return 1; }
+	echo reset > "$DBG"
+	forgotten && [ -z "$(cat "$H/running")" ]
+}
+
 # root_only FILE...: every FILE is mode 0600.
 root_only() {
 	local f
@@ -114,6 +133,7 @@ check "sysfs has every histogram file" \
 # 20 ms falls in the bucket from 16384 us
 check "the 20 ms item counts in running" counted_from "$H/running" 16384
 check "its function is among the longest runs" grep -q "^run [0-9]* $SLOW" "$H/worst"
+check "and among the slowest starts" grep -q "^start [0-9]* $SLOW" "$H/worst"
 check "debugfs shows the workqueue and the function" shows twq_percpu "$SLOW"
 check "garbage written to a sysfs file is refused" refused "$H/running" garbage
 check "a huge write to a sysfs file is refused" refused "$H/running" "$(huge 8000)"
@@ -127,10 +147,12 @@ check "an unknown workqueue fails with ENOENT" \
 check "the sysfs files are root's only" \
 	root_only "$H/queued" "$H/waiting" "$H/running" "$H/cpu" "$H/flush" "$H/worst"
 
+check "0 written to a sysfs file clears it, only it" zero_clears_alone
 echo reset > "$H/running"
 check "reset clears the sysfs file written, only it" running_cleared_alone
 echo "reset twq_percpu" > "$DBG"
 check "reset NAME in debugfs clears that workqueue" forgotten
+check "a bare reset in debugfs clears every workqueue" bare_reset_clears
 if grep -q "^test_workqueue " /proc/modules; then
 	echo "reset events" > "$DBG"
 	echo grow > "$TWQ_DEBUGFS/grow"
