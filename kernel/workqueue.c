@@ -58,7 +58,6 @@
 #include <linux/sched/debug.h>
 #include <linux/sched/isolation.h>
 #include <linux/sched/prio.h>
-#include <linux/sched/wake_q.h>
 #include <uapi/linux/sched/types.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -527,17 +526,13 @@ static void repatriate_worker_locked(struct worker_pool *pool,
 }
 
 /**
- * __kick_pool_locked - wake an idle worker if the pool needs one
+ * kick_pool_locked - wake an idle worker if the pool needs one
  * @pool: the pool
- * @wake_q: where to leave the worker for its caller to wake once the pool
- *	is unlocked, or %NULL to wake it now
  *
  * Context: pool->lock (P).
- * Return: whether a worker (or the softirq of a BH pool) was, or is to
- * be, woken.
+ * Return: whether a worker (or the softirq of a BH pool) was woken.
  */
-static bool __kick_pool_locked(struct worker_pool *pool,
-			       struct wake_q_head *wake_q)
+static bool kick_pool_locked(struct worker_pool *pool)
 {
 	struct worker *worker;
 
@@ -552,18 +547,8 @@ static bool __kick_pool_locked(struct worker_pool *pool,
 	if (!worker)
 		return false;
 	repatriate_worker_locked(pool, worker);
-	if (wake_q)
-		wake_q_add(wake_q, worker->task);
-	else
-		wake_up_process(worker->task);
+	wake_up_process(worker->task);
 	return true;
-}
-
-/* Wake an idle worker if the pool needs one, at once.  Context: P. */
-static bool kick_pool_locked(struct worker_pool *pool)
-{
-	wq_assert_P(pool);
-	return __kick_pool_locked(pool, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -3081,7 +3066,6 @@ void __queue_work(int req_cpu, struct workqueue_struct *wq,
 {
 	struct pool_workqueue *pwq;
 	struct worker_pool *pool;
-	DEFINE_WAKE_Q(wake_q);
 	unsigned long flags;
 	bool active;
 	int cpu;
@@ -3137,16 +3121,7 @@ retry:
 		if (list_empty(&pool->worklist))
 			pool->watchdog_ts = jiffies;
 		insert_work_locked(pwq, work, &pool->worklist, flags);
-		/*
-		 * The wakeup (a run-queue lock, and an IPI for another CPU)
-		 * is most of what a queued item holds the pool lock for: the
-		 * worker is woken once it is dropped, so that the pool's
-		 * other queuers and workers do not wait for it.  The worker
-		 * is still on the idle list then, as it is until it runs
-		 * after a wakeup under the lock; it takes the lock and finds
-		 * the worklist as it is by then.
-		 */
-		__kick_pool_locked(pool, &wake_q);
+		kick_pool_locked(pool);
 	} else {
 		insert_work_locked(pwq, work, &pwq->inactive_works,
 				   flags | WORK_STRUCT_INACTIVE);
@@ -3157,7 +3132,6 @@ retry:
 #endif
 unlock:
 	raw_spin_unlock(&pool->lock);
-	wake_up_q(&wake_q);
 out:
 	rcu_read_unlock();
 }
