@@ -245,21 +245,13 @@ def boot_one(s, prog, cfg, scenarios, shape, rnd, side):
     log = os.path.join(OUT, 'logs', f'{name}.log')
     cmd = guest_cmd(s, scenarios.split())
     seed = s['seeds']['AB'[side]][rnd - 1] if s['seeds'] else None
-    saved = os.environ.get('SHAPE')
-    if shape:
-        os.environ['SHAPE'] = shape
-    try:
-        text, finished, status = guest.boot_quiet(
-            os.path.join(obj, 'arch/x86/boot/bzImage'),
-            os.path.join(obj, 'initramfs.cpio'), cmd, log,
-            append=append_for(s, side), timeout=s['timeout'],
-            clock=s['clock'], progress=prog.feed,
-            extra=() if seed is None else machine.rtc_args(seed))
-    finally:
-        if saved is None:
-            os.environ.pop('SHAPE', None)
-        else:
-            os.environ['SHAPE'] = saved
+    text, finished, status = guest.boot_quiet(
+        os.path.join(obj, 'arch/x86/boot/bzImage'),
+        os.path.join(obj, 'initramfs.cpio'), cmd, log,
+        append=append_for(s, side), timeout=s['timeout'],
+        clock=s['clock'], progress=prog.feed,
+        extra=() if seed is None else machine.rtc_args(seed),
+        sh=machine.SHAPES[shape] if shape else None)
     prog.finished()
     ok = finished and status == 0 and 'TWQ-END' in text and \
         'TWQ-END (failed)' not in text
@@ -520,6 +512,15 @@ def seeds_line(seeds, la, lb):
             f'{la}: {span(seeds["A"])}, {lb}: {span(seeds["B"])}{same}')
 
 
+def scale_shapes_note(meta):
+    """What the report's machine line adds for the scale scenarios' boots."""
+    shapes = sorted({p[2] for p in meta.get('passes', []) if len(p) > 2 and p[2]})
+    if not shapes:
+        return ''
+    return (f'; the scale scenarios boot {", ".join(shapes)} '
+            f'({meta.get("scale_rounds", 1)} round(s))')
+
+
 def report(meta, rows, plots, flags=()):
     (la, ka), (lb, kb) = meta['sides']
     clock = {'icount': 'QEMU -icount (instruction-counted virtual time, single-threaded TCG)',
@@ -533,10 +534,7 @@ def report(meta, rows, plots, flags=()):
         f'- scale: `{meta["scale"]}`, rounds: {meta["rounds"]} boots of each kernel, alternating',
         f'- kernel arguments: {la}: `{meta.get("args", {}).get("A") or "-"}`, '
         f'{lb}: `{meta.get("args", {}).get("B") or "-"}`',
-        f'- machine: {meta["machine"]}'
-        + (f'; the scale scenarios boot {", ".join(sorted({p[2] for p in meta["passes"] if len(p) > 2 and p[2]}))} '
-           f'({meta.get("scale_rounds", 1)} round(s))'
-           if any(len(p) > 2 and p[2] for p in meta.get('passes', [])) else ''),
+        f'- machine: {meta["machine"]}' + scale_shapes_note(meta),
         f'- finished: {meta["finished"]}; failed boots: {meta["failed_boots"]}'
         + (f' ({", ".join(meta.get("failed", []))}: left out of every figure)'
            if meta["failed_boots"] else ''),

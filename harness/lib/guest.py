@@ -66,16 +66,18 @@ def cmd_initrd(base, cmd, path):
 
 
 def qemu_command(kernel, initrd, append, clock=None, serial=STDIO_CONSOLE,
-                 extra=()):
+                 extra=(), sh=None):
+    """QEMU's command line; SH: the machine's shape (machine.Shape), by
+    default machine.shape()'s."""
     # the build directory's .config, three levels above arch/x86/boot/bzImage
     check_kernel_fits(os.path.join(os.path.dirname(kernel), '..', '..', '..',
-                                   '.config'))
+                                   '.config'), sh)
     display = ['-nographic'] if serial == STDIO_CONSOLE else ['-display', 'none']
     return (['qemu-system-x86_64', '-nodefaults', '-no-reboot'] + display +
             ['-m', str(MEM_MB), '-bios', 'qboot.rom', '-serial', serial,
              '-kernel', kernel, '-initrd', initrd,
              '-append', f'console=ttyS0 panic=-1 {append}'.strip()]
-            + qemu_args(clock) + list(extra))
+            + qemu_args(clock, sh) + list(extra))
 
 
 def _sysrq(proc, keys):
@@ -102,7 +104,7 @@ def exit_status(text):
 
 
 def _run_guest(follow, serial, kernel, initrd, cmd, log_path, append,
-               timeout, clock, progress, extra):
+               timeout, clock, progress, extra, sh=None):
     """What boot() and boot_quiet() share: run CMD in a guest with its
     console on SERIAL (QEMU's -serial) and FOLLOW(proc, log_path, timeout,
     progress) reading it until the guest ends or is killed; FOLLOW returns
@@ -113,7 +115,7 @@ def _run_guest(follow, serial, kernel, initrd, cmd, log_path, append,
     # a file needs none, and nothing else QEMU prints is wanted.
     stdio = subprocess.PIPE if serial == STDIO_CONSOLE else subprocess.DEVNULL
     proc = subprocess.Popen(qemu_command(kernel, run_initrd, append, clock,
-                                         serial=serial, extra=extra),
+                                         serial=serial, extra=extra, sh=sh),
                             stdin=stdio, stdout=stdio, stderr=subprocess.STDOUT)
     text, timed_out = follow(proc, log_path, timeout, progress)
     proc.wait()
@@ -188,17 +190,18 @@ def _follow_pipe(proc, log_path, timeout, progress):
 
 
 def boot_quiet(kernel, initrd, cmd, log_path, append='', timeout=900,
-               clock=None, progress=None, extra=()):
+               clock=None, progress=None, extra=(), sh=None):
     """Like boot(), with the console going straight to LOG_PATH.
 
     QEMU writes a file console without ever blocking, so the guest's
     console driver never waits on the host: under -icount nothing of the
     host's timing reaches the guest through it.  No SysRq on timeout.
-    EXTRA: more QEMU arguments."""
+    EXTRA: more QEMU arguments; SH: a machine.Shape other than
+    machine.shape()'s."""
     if os.path.exists(log_path):
         os.unlink(log_path)
     return _run_guest(_follow_file, f'file:{log_path}', kernel, initrd, cmd,
-                      log_path, append, timeout, clock, progress, extra)
+                      log_path, append, timeout, clock, progress, extra, sh)
 
 
 def boot(kernel, initrd, cmd, log_path, append='', timeout=900, clock=None,
