@@ -53,6 +53,7 @@
 #include <linux/uaccess.h>
 
 #include "workqueue_impl.h"
+#include "workqueue_test.h"
 #include <trace/events/workqueue.h>
 
 /* parameters are workqueue.*, as those of kernel/workqueue.c */
