@@ -11,7 +11,7 @@ P=$WQ_SYSFS/twq_percpu
 ALL=$(cat $WQ_SYSFS/cpumask)
 
 ktap_print_header
-ktap_set_plan 36
+ktap_set_plan 37
 
 # global unbound cpumask
 check "cpumask_requested and cpumask_isolated are readable" \
@@ -52,6 +52,12 @@ for s in $scopes; do
 done
 check "affinity_scope takes every scope" $ok
 dfl=$(grep -o '^[a-z_]*' /sys/module/workqueue/parameters/default_affinity_scope)
+if [ -e /sys/module/workqueue/parameters/cache_shard_size ]; then
+	check "the default scope is 7.1's cache_shard" \
+		reads /sys/module/workqueue/parameters/default_affinity_scope cache_shard
+else
+	ktap_test_skip "the default scope is 7.1's cache_shard (no cache_shard)"
+fi
 check "affinity_scope shows the default's value" \
 	accepts $U/affinity_scope default "default ($dfl)"
 check "affinity_scope rejects an unknown scope" rejects $U/affinity_scope bogus
