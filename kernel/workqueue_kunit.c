@@ -1332,10 +1332,71 @@ static void ordered_item_queued_later_from_another_cpu_runs_later(struct kunit *
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
 }
 
+#ifdef WQ_HAS_TABLE_SWITCH_PAUSE
+/* Let a paused rebuild go on (it holds wq_pool_mutex), then pause none. */
+static void wqk_resume_switch(void *arg)
+{
+	complete_all(arg);
+	wq_pause_table_switch(NULL, NULL, NULL);
+}
+
+/*
+ * The same order, with the rebuild paused where the table's entries
+ * disagree: CPU 0's entry switched to the new, plugged pwq, CPU 1's not.
+ * The first item is queued from CPU 0, then the second from CPU 1; the
+ * first runs first.  Queued through the CPUs' entries (6.12), the second
+ * joins the old pwq and runs while the first waits in the plugged one,
+ * every time.  The other case holds the switch with a pool lock, which
+ * only some runs catch in that state.
+ */
+static void ordered_order_holds_while_table_entries_disagree(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_ordered_new(test);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	struct wqk_apply *rebuild = kunit_kzalloc(test, sizeof(*rebuild), GFP_KERNEL);
+	struct completion *paused = kunit_kzalloc(test, sizeof(*paused), GFP_KERNEL);
+	struct completion *resume = kunit_kzalloc(test, sizeof(*resume), GFP_KERNEL);
+	struct wqk_tracker *t = wqk_tracker_new(test);
+	struct wqk_probe *x = wqk_probe_new(test, t);
+	struct wqk_probe *y = wqk_probe_new(test, t);
+	struct wqk_thread *th;
+
+	KUNIT_ASSERT_NOT_NULL(test, rebuild);
+	KUNIT_ASSERT_NOT_NULL(test, paused);
+	KUNIT_ASSERT_NOT_NULL(test, resume);
+	if (!cpu_online(0) || !cpu_online(1) || cpumask_first(cpu_possible_mask))
+		kunit_skip(test, "needs CPUs 0 and 1 online, 0 the first possible");
+	init_completion(paused);
+	init_completion(resume);
+	x->wq = wq;
+	y->wq = wq;
+	/* another pool: the rebuild makes a new pwq, plugged */
+	attrs->nice = 3;
+	rebuild->wq = wq;
+	rebuild->attrs = attrs;
+	wq_pause_table_switch(wq, paused, resume);
+	wqk_defer(test, wqk_resume_switch, resume);
+	th = wqk_thread_run(test, wqk_apply_attrs, rebuild, 0, -1);
+	WQK_WAIT(test, paused);
+
+	WQK_WAIT(test, &wqk_thread_run(test, wqk_queue_probe, x, 0, 0)->done);
+	WQK_WAIT(test, &wqk_thread_run(test, wqk_queue_probe, y, 0, 1)->done);
+	wqk_resume_switch(resume);
+	WQK_WAIT(test, &th->done);
+	WQK_WAIT(test, &x->finished);
+	WQK_WAIT(test, &y->finished);
+	KUNIT_EXPECT_LT_MSG(test, x->place, y->place, "the item queued later ran first");
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 1);
+}
+#endif
+
 static struct kunit_case wqk_ordered_cases[] = {
 	KUNIT_CASE(ordered_runs_in_queueing_order_from_all_cpus),
 	KUNIT_CASE(ordered_runs_on_after_rebuilds_pile_up),
 	KUNIT_CASE(ordered_item_queued_later_from_another_cpu_runs_later),
+#ifdef WQ_HAS_TABLE_SWITCH_PAUSE
+	KUNIT_CASE(ordered_order_holds_while_table_entries_disagree),
+#endif
 	KUNIT_CASE(ordered_runs_one_at_a_time_when_items_sleep),
 	KUNIT_CASE(max_active_bounds_items_in_flight),
 	KUNIT_CASE(unbound_max_active_bounds_items_in_flight),

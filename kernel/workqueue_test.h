@@ -7,6 +7,7 @@
 #ifndef _KERNEL_WORKQUEUE_TEST_H
 #define _KERNEL_WORKQUEUE_TEST_H
 
+#include <linux/completion.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -16,6 +17,14 @@
  */
 #define WQ_HAS_WORKER_CREATION_FAULT
 void wq_fail_worker_creation(bool fail);
+
+/*
+ * Tests can pause a rebuild of a workqueue's table after it switched the
+ * first CPU's entry, to queue items while the entries disagree.
+ */
+#define WQ_HAS_TABLE_SWITCH_PAUSE
+void wq_pause_table_switch(struct workqueue_struct *wq,
+			   struct completion *paused, struct completion *resume);
 
 #ifdef WQ_HAS_HISTOGRAMS
 /*

@@ -29,6 +29,7 @@
 #include <linux/topology.h>
 
 #include "workqueue_impl.h"
+#include "workqueue_test.h"
 
 /* parameters are workqueue.*, as those of kernel/workqueue.c */
 #undef MODULE_PARAM_PREFIX
@@ -738,6 +739,49 @@ static void set_table_entry(struct workqueue_struct *wq,
 	put_pwq_unlocked(old);
 }
 
+#ifdef CONFIG_WORKQUEUE_KUNIT_TEST
+/* The next rebuild of @wq pauses after its first entry, for a test (L). */
+static struct {
+	struct workqueue_struct *wq;
+	struct completion *paused;
+	struct completion *resume;
+} wq_switch_pause;
+
+/**
+ * wq_pause_table_switch - pause the next rebuild of a table, for tests
+ * @wq: the workqueue whose next rebuild pauses, or %NULL for none
+ * @paused: completed once that rebuild has switched the first CPU's entry
+ * @resume: what the rebuild then waits for, 20 s at most
+ *
+ * Lets a test queue items while the entries of @wq's table disagree
+ * (KUnit; kernel/workqueue_test.h).
+ *
+ * Context: process context; takes wq_pool_mutex (L).
+ */
+void wq_pause_table_switch(struct workqueue_struct *wq,
+			   struct completion *paused, struct completion *resume)
+{
+	apply_wqattrs_lock();
+	wq_switch_pause.wq = wq;
+	wq_switch_pause.paused = paused;
+	wq_switch_pause.resume = resume;
+	apply_wqattrs_unlock();
+}
+
+/* Pause @wq's rebuild here if a test asked for it. */
+static void wq_table_switch_pause(struct workqueue_struct *wq)
+{
+	wq_assert_L();
+	if (likely(wq_switch_pause.wq != wq))
+		return;
+	wq_switch_pause.wq = NULL;
+	complete(wq_switch_pause.paused);
+	wait_for_completion_timeout(wq_switch_pause.resume, 20 * HZ);
+}
+#else
+static inline void wq_table_switch_pause(struct workqueue_struct *wq) { }
+#endif
+
 /*
  * Install a built table: link its pwqs (an ordered workqueue's new pwq
  * waits, plugged, until the old ones drained), record the requested
@@ -760,8 +804,11 @@ static void install_wq_table(struct workqueue_struct *wq, struct wq_table *t,
 	copy_workqueue_attrs(wq->unbound_attrs, requested);
 	cpumask_and(wq->unbound_attrs->cpumask, requested->cpumask,
 		    cpu_possible_mask);
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		set_table_entry(wq, per_cpu_ptr(wq->cpu_pwq, cpu), t->pwq[cpu]);
+		if (cpu == cpumask_first(cpu_possible_mask))
+			wq_table_switch_pause(wq);
+	}
 	set_table_entry(wq, &wq->dfl_pwq, t->dfl);
 	wq_refresh_limits(wq);
 	/* the rescuer follows the effective cpumask, as on 6.12 */
