@@ -5704,6 +5704,35 @@ static void rt_pool_starts_with_a_worker_in_reserve(struct kunit *test)
 				    "RT workers of CPU %d", cpu);
 }
 
+#ifdef WQ_HAS_WORKER_CREATION_FAULT
+/*
+ * With a worker in reserve from the start, the first real-time item of a
+ * CPU starts at once, without kthreadd: it starts while worker creation
+ * fails.  (The second, queued while the first sleeps, may wait for a
+ * third worker, as the docs say: a worker leaving the last idle one
+ * behind creates another before it runs anything.)
+ */
+static void rt_first_item_starts_without_creation(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_RT, 0);
+	struct wqk_probe *a = wqk_gated_probe(test, NULL);
+	struct wqk_probe *b = wqk_probe_new(test, NULL);
+	int cpu = wqk_last_online_cpu();
+
+	wq_fail_worker_creation(true);
+	wqk_defer(test, wqk_creation_fault_off, NULL);
+	queue_work_on(cpu, wq, &a->work);
+	WQK_WAIT(test, &a->started);
+	queue_work_on(cpu, wq, &b->work);
+	wq_fail_worker_creation(false);
+	wqk_open(a);
+	flush_workqueue(wq);
+	wqk_expect_rt(test, a);
+	wqk_expect_rt(test, b);
+	KUNIT_EXPECT_EQ(test, a->cpu, cpu);
+}
+#endif
+
 /*
  * No user of the class gets a thread of its own: eight more WQ_RT
  * workqueues, each running an item on one CPU (one at a time, as their
@@ -5935,6 +5964,47 @@ static void rt_prio_defaults_to_the_fifo_low_level(struct kunit *test)
 			    "workqueue.rt_prio is not sched_set_fifo_low()'s level");
 }
 
+/* @kp's setter applied to @val, on a copy of @kp that sets *@prio. */
+static int wqk_param_parse(const struct kernel_param *kp, const char *val,
+			   int *prio)
+{
+	struct kernel_param copy = { .name = kp->name, .ops = kp->ops,
+				     .perm = kp->perm, .arg = prio };
+
+	return kp->ops->set(val, &copy);
+}
+
+/*
+ * workqueue.rt_prio takes 1 to 99 and refuses anything else with -EINVAL,
+ * the priority left as it was: the parameter's own setter, on a copy of
+ * it (the parameter is read-only after boot; the harness's isolated boot
+ * sets it, which wq_rt_prio.sh checks).
+ */
+static void rt_prio_takes_1_to_99_only(struct kunit *test)
+{
+	static const char * const bad[] = { "0", "-1", "100", "1000", "", "x", "7x" };
+	static const struct { const char *val; int prio; } good[] = {
+		{ "1", 1 }, { "50", 50 }, { "99", 99 }, { "7\n", 7 },
+	};
+	const struct kernel_param *kp = wqk_find_param("rt_prio");
+	int prio, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	KUNIT_EXPECT_EQ(test, kp->perm, 0444);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		prio = 1;
+		KUNIT_EXPECT_EQ_MSG(test, wqk_param_parse(kp, bad[i], &prio), -EINVAL,
+				    "rt_prio=%s", bad[i]);
+		KUNIT_EXPECT_EQ_MSG(test, prio, 1, "rt_prio=%s", bad[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		prio = 1;
+		KUNIT_EXPECT_EQ_MSG(test, wqk_param_parse(kp, good[i].val, &prio), 0,
+				    "rt_prio=%s", good[i].val);
+		KUNIT_EXPECT_EQ(test, prio, good[i].prio);
+	}
+}
+
 /*
  * The stall watchdog works for the real-time pools as for the others: a
  * WQ_RT item that neither sleeps nor counts as CPU-intensive, with an item
@@ -5951,6 +6021,9 @@ static void rt_pool_stall_is_reported_by_the_watchdog(struct kunit *test)
 
 static struct kunit_case wqk_rt_cases[] = {
 	KUNIT_CASE(rt_pool_starts_with_a_worker_in_reserve),
+#ifdef WQ_HAS_WORKER_CREATION_FAULT
+	KUNIT_CASE(rt_first_item_starts_without_creation),
+#endif
 	KUNIT_CASE_PARAM(rt_items_run_sched_rr_at_the_class_priority,
 			 wqk_rt_kind_gen_params),
 	KUNIT_CASE(rt_item_preempts_a_normal_task_on_its_cpu),
@@ -5967,6 +6040,7 @@ static struct kunit_case wqk_rt_cases[] = {
 	KUNIT_CASE(rt_pools_show_fifo_in_dumps),
 	KUNIT_CASE_SLOW(rt_pool_stall_is_reported_by_the_watchdog),
 	KUNIT_CASE(rt_prio_defaults_to_the_fifo_low_level),
+	KUNIT_CASE(rt_prio_takes_1_to_99_only),
 	KUNIT_CASE(rt_items_fire_the_workqueue_tracepoints),
 	{}
 };
@@ -6393,6 +6467,67 @@ static void loan_to_a_worker_blocked_on_an_rt_mutex_reaches_the_owner(struct kun
 	WQK_EXPECT_TASK_AT(test, p->task, SCHED_NORMAL, 0);
 	KUNIT_EXPECT_TRUE_MSG(test, wqk_task_inherits(owner->task, 0),
 			      "the lock's owner kept the loan");
+}
+
+/* A hook that holds the rt_mutex in @p->data until the case releases it. */
+static void wqk_rtm_hold_hook(struct wqk_probe *p)
+{
+	struct wqk_rtm_owner *o = p->data;
+
+	rt_mutex_lock(&o->lock);
+	complete(&o->held);
+	wait_for_completion(&o->release);
+	rt_mutex_unlock(&o->lock);
+}
+
+/* SCHED_FIFO 20 task that takes the rt_mutex in ->data and lets it go. */
+static void wqk_rtm_contend_fn(struct wqk_thread *th)
+{
+	struct wqk_rtm_owner *o = th->data;
+
+	if (WARN_ON(wqk_set_prio(SCHED_FIFO, 20)))
+		return;
+	rt_mutex_lock(&o->lock);
+	rt_mutex_unlock(&o->lock);
+}
+
+/*
+ * A worker is never lowered, by a loan either: a worker boosted to FIFO
+ * 20 through an rt_mutex it holds (a FIFO 20 task waits for it) keeps
+ * that priority when a FIFO 10 waiter lends to its item, and runs the
+ * rest of the item at the loan once the boost ends with the unlock.
+ */
+static void loan_below_an_rt_mutex_boost_does_not_lower_the_worker(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_rtm_owner *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	struct wqk_probe *p = wqk_probe_new(test, NULL);
+	struct wqk_thread *contender;
+	struct wqk_waiter *w;
+
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	rt_mutex_init(&o->lock);
+	init_completion(&o->held);
+	init_completion(&o->release);
+	p->hook = wqk_rtm_hold_hook;
+	p->data = o;
+	queue_work_on(wqk_last_online_cpu(), wq, &p->work);
+	WQK_WAIT(test, &o->held);
+	contender = wqk_thread_run(test, wqk_rtm_contend_fn, o, 0, -1);
+	/* deferred after the contender's stop, so it runs before it */
+	wqk_defer(test, wqk_rtm_release, o);
+	KUNIT_ASSERT_TRUE_MSG(test, wqk_task_inherits(p->task, 20),
+			      "the worker did not inherit the contender's priority");
+	w = wqk_lender_start(test, WQK_FLUSH_WORK, wq, p, p, SCHED_FIFO, 10);
+	wqk_defer(test, wqk_rtm_release, o);
+	WQK_EXPECT_TASK_AT(test, p->task, SCHED_FIFO, 10);
+	KUNIT_EXPECT_TRUE_MSG(test, wqk_task_inherits(p->task, 20),
+			      "the loan lowered a worker boosted to FIFO 20");
+	wqk_rtm_release(o);
+	WQK_WAIT(test, &w->th->done);
+	WQK_WAIT(test, &contender->done);
+	wqk_expect_ran_at(test, p, true, SCHED_FIFO, 10, "after the boost");
+	WQK_EXPECT_TASK_AT(test, p->task, SCHED_NORMAL, 0);
 }
 #endif
 
@@ -6967,6 +7102,7 @@ static struct kunit_case wqk_pi_cases[] = {
 	KUNIT_CASE(a_fifo_loan_goes_down_a_chain_of_waiting_items),
 #ifdef CONFIG_RT_MUTEXES
 	KUNIT_CASE(loan_to_a_worker_blocked_on_an_rt_mutex_reaches_the_owner),
+	KUNIT_CASE(loan_below_an_rt_mutex_boost_does_not_lower_the_worker),
 #endif
 	KUNIT_CASE(no_worker_keeps_a_loan_after_the_wait),
 	KUNIT_CASE_PARAM(each_waiting_call_lends_to_the_running_item,
@@ -7112,6 +7248,62 @@ static void precise_item_is_never_early(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, atomic_read(&x->runs), 1);
 		}
 	}
+}
+
+/*
+ * Expect @x's timer to be armed for @delay after a time between @t0 and
+ * @t1, with @slack more allowed: its soft expiry is the deadline, its
+ * hard expiry the deadline plus the slack.
+ */
+static void wqk_expect_timer_range(struct kunit *test, struct wqk_precise *x,
+				   ktime_t t0, ktime_t t1, ktime_t delay,
+				   u64 slack)
+{
+	ktime_t soft = hrtimer_get_softexpires(&x->pw.timer);
+	ktime_t hard = hrtimer_get_expires(&x->pw.timer);
+
+	KUNIT_EXPECT_TRUE(test, hrtimer_active(&x->pw.timer));
+	KUNIT_EXPECT_GE(test, ktime_to_ns(soft), ktime_to_ns(ktime_add(t0, delay)));
+	KUNIT_EXPECT_LE(test, ktime_to_ns(soft), ktime_to_ns(ktime_add(t1, delay)));
+	KUNIT_EXPECT_EQ_MSG(test, ktime_to_ns(ktime_sub(hard, soft)), (s64)slack,
+			    "the timer's range is not the slack granted");
+}
+
+/*
+ * The slack is a range the caller grants, nothing more: the timer is
+ * armed to expire no earlier than the deadline and no later than the
+ * deadline plus the slack (soft and hard expiry), whether queued or
+ * moved by mod_precise_work_on(), with the slack of the latest call.
+ * How late an expiry may come beyond that is the timer's latency, which
+ * the bench measures (delay.*); this checks what the item asks for.
+ */
+static void precise_timer_expires_within_the_slack_granted(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
+	struct wqk_precise *x = wqk_precise_new(test);
+	const ktime_t hour = ns_to_ktime(3600ULL * NSEC_PER_SEC);
+	const ktime_t minute = ns_to_ktime(60ULL * NSEC_PER_SEC);
+	int cpu = wqk_last_online_cpu();
+	ktime_t t0, t1;
+
+	t0 = ktime_get();
+	KUNIT_EXPECT_TRUE(test, queue_precise_work_on(cpu, wq, &x->pw, hour,
+						      3 * NSEC_PER_MSEC));
+	t1 = ktime_get();
+	wqk_expect_timer_range(test, x, t0, t1, hour, 3 * NSEC_PER_MSEC);
+
+	t0 = ktime_get();
+	KUNIT_EXPECT_TRUE(test, mod_precise_work_on(cpu, wq, &x->pw, minute, 0));
+	t1 = ktime_get();
+	wqk_expect_timer_range(test, x, t0, t1, minute, 0);
+
+	t0 = ktime_get();
+	KUNIT_EXPECT_TRUE(test, mod_precise_work_on(cpu, wq, &x->pw, hour,
+						    NSEC_PER_SEC));
+	t1 = ktime_get();
+	wqk_expect_timer_range(test, x, t0, t1, hour, NSEC_PER_SEC);
+	KUNIT_EXPECT_TRUE(test, cancel_precise_work(&x->pw));
+	KUNIT_EXPECT_EQ(test, atomic_read(&x->runs), 0);
 }
 
 /*
@@ -7666,6 +7858,7 @@ static void destroy_runs_a_precise_item_whose_timer_fired(struct kunit *test)
 static struct kunit_case wqk_precise_cases[] = {
 	KUNIT_CASE_PARAM(precise_item_is_never_early, wqk_kind_gen_params),
 	KUNIT_CASE(precise_items_run_in_deadline_order),
+	KUNIT_CASE(precise_timer_expires_within_the_slack_granted),
 	KUNIT_CASE(precise_calls_return_what_delayed_work_returns),
 	KUNIT_CASE(precise_disable_and_on_calls_return_what_delayed_work_returns),
 	KUNIT_CASE(mod_precise_work_moves_a_pending_deadline_both_ways),
@@ -7865,6 +8058,85 @@ static void hist_counts_the_time_waiting_for_a_worker(struct kunit *test)
 	KUNIT_EXPECT_GE(test, wqk_hist_from(test, wq, WQ_HIST_WAITING,
 					    WQK_HIST_SPIN_MS * USEC_PER_MSEC / 2), 1);
 }
+
+#define WQK_HIST_HOG_THRESH	"20000"	/* us: workqueue.cpu_intensive_thresh_us */
+#define WQK_HIST_HOG_MIN_US	5000	/* well under it: see below */
+
+/*
+ * An item queued behind a CPU hog of its pool counts the time until the
+ * hog is found CPU-intensive (20 ms of CPU time) and another worker
+ * starts it.  The hog may have run a little before the item was queued,
+ * hence the margin; the hog's own start, on an idle pool, is quick.
+ */
+static void hist_counts_the_time_waiting_behind_a_cpu_hog(struct kunit *test)
+{
+	int cpu = wqk_last_online_cpu();
+	struct wqk_probe *hog = wqk_probe_new(test, NULL);
+	struct wqk_probe *b = wqk_probe_new(test, NULL);
+	struct workqueue_struct *wq;
+
+	wqk_set_param(test, "cpu_intensive_thresh_us", WQK_HIST_HOG_THRESH);
+	wq = wqk_hist_wq(test, 0, cpu);
+	hog->hook = wqk_spin_until_other_started;
+	hog->data = b;
+	queue_work_on(cpu, wq, &hog->work);
+	WQK_WAIT(test, &hog->started);
+	queue_work_on(cpu, wq, &b->work);
+	WQK_WAIT(test, &b->finished);
+	WQK_WAIT(test, &hog->finished);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, b->cpu, cpu);
+	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_WAITING), 2);
+	KUNIT_EXPECT_GE(test, wqk_hist_from(test, wq, WQ_HIST_WAITING,
+					    WQK_HIST_HOG_MIN_US), 1);
+}
+
+#ifdef WQ_HAS_WORKER_CREATION_FAULT
+#define WQK_HIST_CREATE_MS	300
+
+/*
+ * An item of an unbound pool whose workers are all busy waits for a
+ * worker to be created, and counts that time: worker creation fails for
+ * 300 ms, then the item starts on the worker created after it.  The
+ * items that found a worker started within 100 ms, so exactly one counts
+ * 300 ms or more.
+ */
+static void hist_counts_the_time_waiting_for_a_worker_to_be_created(struct kunit *test)
+{
+	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 0);
+	struct workqueue_attrs *attrs = wqk_attrs_new(test);
+	struct wqk_probe **ps = kunit_kcalloc(test, WQK_RESCUE_BLOCKERS,
+					      sizeof(*ps), GFP_KERNEL);
+	int i, n, cpu = wqk_last_online_cpu();
+
+	KUNIT_ASSERT_NOT_NULL(test, ps);
+	/* a pool of its own: no other workqueue's items or idle workers */
+	attrs->nice = 7;
+	cpumask_copy(attrs->cpumask, cpumask_of(cpu));
+	KUNIT_ASSERT_EQ(test, apply_workqueue_attrs(wq, attrs), 0);
+	wqk_hist_ready(test, wq, cpu, false);
+	wq_fail_worker_creation(true);
+	wqk_defer(test, wqk_creation_fault_off, NULL);
+	for (n = 0; n < WQK_RESCUE_BLOCKERS; n++) {
+		ps[n] = wqk_gated_probe(test, NULL);
+		queue_work_on(cpu, wq, &ps[n]->work);
+		if (!wait_for_completion_timeout(&ps[n]->started,
+						 msecs_to_jiffies(2 * WQK_SETTLE_MS)))
+			break;
+	}
+	if (n == WQK_RESCUE_BLOCKERS)
+		kunit_skip(test, "every item found a worker");
+	msleep(WQK_HIST_CREATE_MS);
+	wq_fail_worker_creation(false);
+	WQK_WAIT(test, &ps[n]->started);
+	for (i = 0; i <= n; i++)
+		wqk_open(ps[i]);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, wqk_hist_total(test, wq, WQ_HIST_WAITING), n + 1);
+	KUNIT_EXPECT_EQ(test, wqk_hist_from(test, wq, WQ_HIST_WAITING,
+					    WQK_HIST_CREATE_MS * USEC_PER_MSEC), 1);
+}
+#endif
 
 /* A sleeping item counts its sleep on the clock, not on the CPU. */
 static void hist_counts_a_sleep_as_run_time_not_cpu_time(struct kunit *test)
@@ -8243,6 +8515,68 @@ static void hist_worst_lists_see_sampled_items_only(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, wqk_worst_names(test, wq, "wqk_hist_nap_fn"));
 }
 
+/*
+ * The first line of the worst lists in @page that starts with @kind
+ * ("start" or "run"): its microseconds in *@us and its function's name.
+ */
+static bool wqk_worst_first(const char *page, const char *kind, u64 *us,
+			    char *name, size_t size)
+{
+	size_t len = strlen(kind);
+	const char *line = page;
+
+	while (*line) {
+		const char *end = strchrnul(line, '\n'), *sp;
+
+		if (!strncmp(line, kind, len) && line[len] == ' ') {
+			sp = strchr(line + len + 1, ' ');
+			if (!sp || sp > end || sscanf(line + len, " %llu", us) != 1)
+				return false;
+			strscpy(name, sp + 1, min_t(size_t, size, end - sp));
+			return true;
+		}
+		line = *end ? end + 1 : end;
+	}
+	return false;
+}
+
+#define WQK_HIST_HELD_MS	100
+
+/*
+ * The worst lists rank, the slowest first: of two items on a workqueue of
+ * max_active 1, the one held for 100 ms is the longest run, and the one
+ * queued behind it the slowest start (at least those 100 ms).
+ */
+static void hist_worst_lists_put_the_slowest_first(struct kunit *test)
+{
+	int cpu = wqk_last_online_cpu();
+	struct workqueue_struct *wq = wqk_wq_new(test, 0, 1);
+	struct wqk_probe *held = wqk_gated_probe(test, NULL);
+	struct work_struct *nap = kunit_kzalloc(test, sizeof(*nap), GFP_KERNEL);
+	char *page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	char name[64];
+	u64 us;
+
+	KUNIT_ASSERT_NOT_NULL(test, nap);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	INIT_WORK(nap, wqk_hist_nap_fn);
+	wqk_hist_ready(test, wq, cpu, false);
+	queue_work_on(cpu, wq, &held->work);
+	WQK_WAIT(test, &held->started);
+	queue_work_on(cpu, wq, nap);
+	msleep(WQK_HIST_HELD_MS);
+	wqk_open(held);
+	flush_work(nap);
+	KUNIT_ASSERT_GE(test, wq_hist_show_kind(wq, WQ_NR_HISTS, page), 0);
+	kunit_info(test, "worst items:\n%s", page);
+	KUNIT_ASSERT_TRUE(test, wqk_worst_first(page, "start", &us, name, sizeof(name)));
+	KUNIT_EXPECT_STREQ(test, name, "wqk_hist_nap_fn");
+	KUNIT_EXPECT_GE(test, us, (u64)WQK_HIST_HELD_MS * USEC_PER_MSEC);
+	KUNIT_ASSERT_TRUE(test, wqk_worst_first(page, "run", &us, name, sizeof(name)));
+	KUNIT_EXPECT_STREQ(test, name, "wqk_probe_fn");
+	KUNIT_EXPECT_GE(test, us, (u64)WQK_HIST_HELD_MS * USEC_PER_MSEC);
+}
+
 /* Slower than 10 items a second on a CPU. */
 #define WQK_HIST_SLOW_MS	150
 
@@ -8322,6 +8656,10 @@ static void hist_counts_survive_a_pwq_release(struct kunit *test)
 static struct kunit_case wqk_hist_cases[] = {
 	KUNIT_CASE_PARAM(hist_counts_the_time_behind_max_active, wqk_kind_gen_params),
 	KUNIT_CASE(hist_counts_the_time_waiting_for_a_worker),
+	KUNIT_CASE(hist_counts_the_time_waiting_behind_a_cpu_hog),
+#ifdef WQ_HAS_WORKER_CREATION_FAULT
+	KUNIT_CASE(hist_counts_the_time_waiting_for_a_worker_to_be_created),
+#endif
 	KUNIT_CASE(hist_counts_a_sleep_as_run_time_not_cpu_time),
 	KUNIT_CASE(hist_counts_a_burn_as_cpu_time),
 	KUNIT_CASE(hist_counts_bh_items_without_cpu_time),
@@ -8334,6 +8672,7 @@ static struct kunit_case wqk_hist_cases[] = {
 	KUNIT_CASE(hist_counts_the_first_item_of_every_pwq),
 	KUNIT_CASE(hist_sample_events_carry_what_the_histograms_count),
 	KUNIT_CASE(hist_worst_lists_see_sampled_items_only),
+	KUNIT_CASE(hist_worst_lists_put_the_slowest_first),
 	KUNIT_CASE_SLOW(hist_adaptive_period_times_every_slow_item),
 	KUNIT_CASE(hist_counts_survive_a_pwq_release),
 	{}

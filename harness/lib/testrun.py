@@ -55,10 +55,13 @@ SELFTEST_CMD = ('sh /selftests/workqueue/run_all.sh; rc=$?; '
                 f'echo all scale=tiny > {guest.TWQ_RUN} || rc=1; exit $rc')
 # Boot-time isolation of CPU 1 (scheduler domains and the tick), checked
 # by its own selftest in a boot of its own; the same boot turns the
-# histograms off where the kernel has them, which wq_hist_off.sh checks.
+# histograms off and sets the real-time class's priority where the kernel
+# has them, which wq_hist_off.sh and wq_rt_prio.sh check.
 ISOLATED_APPEND = 'isolcpus=domain,1 nohz_full=1'
-ISOLATED_CMD = 'sh /selftests/workqueue/run_all.sh wq_isolation.sh wq_hist_off.sh'
+ISOLATED_CMD = ('sh /selftests/workqueue/run_all.sh wq_isolation.sh '
+                'wq_hist_off.sh wq_rt_prio.sh')
 HIST_OFF_APPEND = 'workqueue.histograms=0'
+RT_PRIO_APPEND = 'workqueue.rt_prio=7'
 TWQ_SCENARIOS = ('perfwq', 'latency', 'throughput', 'flush', 'delay',
                  'inversion', 'rcu_exp')
 # rcutorture, where the kernel has it as a module: expedited and polled
@@ -249,7 +252,8 @@ def has_symbol(wq, cfg, name):
 
 def run_isolated(wq, cfg, out):
     """The isolation selftest, booted with one CPU isolated (not on UP),
-    and with the histograms off where the kernel has them.
+    with the histograms off and the real-time class at another priority
+    where the kernel has them.
 
     Not on PREEMPT_RT: there, 6.12's RCU itself splats as soon as
     nohz_full= offloads a CPU's callbacks ("Unsafe read of RCU_NOCB
@@ -267,6 +271,8 @@ def run_isolated(wq, cfg, out):
     append = f'kunit.enable=0 {ISOLATED_APPEND}'
     if has_symbol(wq, cfg, 'workqueue_hist_read'):
         append += ' ' + HIST_OFF_APPEND
+    if has_symbol(wq, cfg, 'wq_rt_prio'):
+        append += ' ' + RT_PRIO_APPEND
     return boot_selftests(wq, cfg, out, 'isolated boot', ISOLATED_CMD,
                           append, clock='icount')[0]
 
