@@ -26,7 +26,8 @@ Settings come from the environment (make bench passes them on):
   BENCH      quick (default) or full (more work per scenario, S burns)
   SCENARIOS  scenarios to run (default: all)
   SCALE_SHAPES
-             the guest shapes the scale scenarios boot (default: 4x1llc
+             the guest shapes the scale scenarios (scale, scale_lock,
+             init) boot (default: 4x1llc
              16x1llc 64x1llc 16x2n 64x8n-smt; harness/lib/machine.py)
   SCALE_ROUNDS
              rounds that run the scale scenarios (default 1: their rows
@@ -57,6 +58,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
 # pylint: disable=wrong-import-position
 import guest  # noqa: E402
+import insnprof  # noqa: E402
 import machine  # noqa: E402
 
 TOP = guest.TOP
@@ -169,8 +171,20 @@ SCENARIO_CONFIG = {
     'perfwq': 'perf', 'latency': 'perf', 'throughput': 'perf', 'flush': 'perf',
     'delay': 'perf', 'inversion': 'perf', 'footprint': 'perf',
     'rcu_exp': 'rcuexp', 'dmdelay': 'dmdelay',
-    'scale': 'scale', 'scale_lock': 'lockstat',
+    'scale': 'scale', 'scale_lock': 'lockstat', 'init': 'scale',
 }
+# The init scenario: the instructions (every vCPU's, counted by the
+# insnprof plugin) from the first entry into each START to the first
+# entry into the function start_kernel() or kernel_init_freeable() calls
+# after it.  The boot runs nothing else: the plugin lets host timing reach
+# the guest, so it boots alone (a pass of its own, named ...-init).
+INIT_STEPS = (
+    ('early', 'workqueue_init_early', 'rcu_init'),
+    ('workers', 'workqueue_init', 'init_mm_internals'),
+    ('smp', 'smp_init', 'sched_init_smp'),
+    ('topology', 'workqueue_init_topology', 'async_init'),
+)
+PROFILED = {'init'}
 # Scenarios a program of the initramfs runs (the others: test_workqueue).
 GUEST_PROGRAM = {'dmdelay': 'guest-dmdelay', 'scale_lock': 'guest-lockstat'}
 # test_workqueue's command for a scenario of another name: the scale
@@ -180,7 +194,7 @@ MODULE_CMD = {'scale': 'throughput footprint queuers=1'}
 # scale.SHAPE.ROW; of scale_lock's, only its lock.* rows (its throughput
 # runs are lockdep's, not the workqueue's).
 SCALE_SHAPES = ('4x1llc', '16x1llc', '64x1llc', '16x2n', '64x8n-smt')
-SCALE_KEEP = {'scale': '', 'scale_lock': 'lock.'}
+SCALE_KEEP = {'scale': '', 'scale_lock': 'lock.', 'init': 'init.'}
 
 
 def passes(s):
@@ -195,18 +209,38 @@ def passes(s):
         sys.exit(f'unknown scenarios: {" ".join(unknown)}')
     out = {}
     for n in names:
-        out.setdefault(SCENARIO_CONFIG[n], []).append(n)
+        out.setdefault((SCENARIO_CONFIG[n], n in PROFILED), []).append(n)
     todo = []
-    for cfg, ns in out.items():
+    for (cfg, _), ns in out.items():
         shaped = any(n in SCALE_KEEP for n in ns)
         for sh in s['scale_shapes'] if shaped else [None]:
             todo.append((cfg, ' '.join(ns), sh))
     return todo
 
 
-def boot_name(cfg, shape, rnd, label):
+def boot_name(cfg, shape, rnd, label, scenarios=''):
     """A boot's name: its logs and raw results are named after it."""
+    if any(n in PROFILED for n in scenarios.split()):
+        cfg += '-' + scenarios.replace(' ', '-')
     return f'{cfg}-{shape}-{rnd}-{label}' if shape else f'{cfg}-{rnd}-{label}'
+
+
+def init_plugin(obj, counts):
+    """QEMU arguments that load the plugin for the init scenario."""
+    addrs, _ = insnprof.load_symbols(os.path.join(obj, 'System.map'))
+    names = [n for step in INIT_STEPS for n in step[1:]]
+    return ['-plugin', f'{insnprof.build_plugin()},out={counts},'
+            + insnprof.trace_arg(addrs, names)]
+
+
+def init_rows(obj, counts):
+    """The init scenario's result lines: init.STEP, instructions."""
+    addrs, _ = insnprof.load_symbols(os.path.join(obj, 'System.map'))
+    names = [n for step in INIT_STEPS for n in step[1:]]
+    when = insnprof.first_entries(counts, addrs, names) if os.path.exists(counts) else {}
+    return [json.dumps({'name': f'init.{step}', 'unit': 'insn',
+                        'value': when[end] - when[start]})
+            for step, start, end in INIT_STEPS if start in when and end in when]
 
 
 def guest_cmd(s, names):
@@ -241,24 +275,29 @@ def boot_one(s, prog, cfg, scenarios, shape, rnd, side):
     prog.boot(f'round {rnd}/{s["rounds"]}, {label} ({kernel}, {cfg}'
               + (f', {shape})' if shape else ')'))
     obj = guest.objdir(kernel, cfg)
-    name = boot_name(cfg, shape, rnd, label)
+    name = boot_name(cfg, shape, rnd, label, scenarios)
     log = os.path.join(OUT, 'logs', f'{name}.log')
-    cmd = guest_cmd(s, scenarios.split())
+    profiled = scenarios in PROFILED
+    counts = os.path.join(OUT, 'logs', f'{name}.insnprof')
+    cmd = '' if profiled else guest_cmd(s, scenarios.split())
     seed = s['seeds']['AB'[side]][rnd - 1] if s['seeds'] else None
+    extra = [] if seed is None else machine.rtc_args(seed)
+    if profiled:
+        extra += init_plugin(obj, counts)
     text, finished, status = guest.boot_quiet(
         os.path.join(obj, 'arch/x86/boot/bzImage'),
         os.path.join(obj, 'initramfs.cpio'), cmd, log,
         append=append_for(s, side), timeout=s['timeout'],
-        clock=s['clock'], progress=prog.feed,
-        extra=() if seed is None else machine.rtc_args(seed),
+        clock=s['clock'], progress=prog.feed, extra=extra,
         sh=machine.SHAPES[shape] if shape else None)
     prog.finished()
-    ok = finished and status == 0 and 'TWQ-END' in text and \
-        'TWQ-END (failed)' not in text
+    ok = finished and status == 0 and (profiled or 'TWQ-END' in text and
+                                       'TWQ-END (failed)' not in text)
     if not ok:
         print(f'\nwarning: {name}: guest did not finish cleanly '
               f'(see {os.path.relpath(log, TOP)})', file=sys.stderr)
-    results = [m.group(1) for m in RESULT.finditer(text)]
+    results = init_rows(obj, counts) if profiled else \
+        [m.group(1) for m in RESULT.finditer(text)]
     if shape:
         results = scale_rows(results, scenarios, shape)
     with open(os.path.join(OUT, 'raw', f'{name}.jsonl' if ok else f'{name}.failed'),
@@ -312,10 +351,10 @@ def load(meta):
     values, hists, units, flags = {}, {}, {}, []
     raw = os.path.join(OUT, 'raw')
     for label, _ in meta['sides']:
-        for cfg, shape, rnd in ((p[0], p[2] if len(p) > 2 else None, r)
-                                for p in meta.get('passes', [['perf', '']])
-                                for r in range(1, meta['rounds'] + 1)):
-            boot = boot_name(cfg, shape, rnd, label)
+        for cfg, names, shape, rnd in ((p[0], p[1], p[2] if len(p) > 2 else None, r)
+                                       for p in meta.get('passes', [['perf', '']])
+                                       for r in range(1, meta['rounds'] + 1)):
+            boot = boot_name(cfg, shape, rnd, label, names)
             path = os.path.join(raw, f'{boot}.jsonl')
             if not os.path.exists(path):
                 continue
@@ -338,13 +377,13 @@ def load(meta):
 
 
 def derive_scale(values, units):
-    """The scale scenario's rows per CPU (footprint.*.per_cpu: over the
-    shape's vCPUs), and each 64-vCPU shape's rows over the 4-vCPU
-    single-LLC shape's (scale.SHAPE_vs_4x1llc.ROW: the ratio of the
-    medians, per side)."""
+    """The scale and init scenarios' rows per CPU (footprint.*.per_cpu,
+    init.*.per_cpu: over the shape's vCPUs), and each 64-vCPU shape's
+    rows over the 4-vCPU single-LLC shape's (scale.SHAPE_vs_4x1llc.ROW:
+    the ratio of the medians, per side)."""
     for name in [n for n in values if n.startswith('scale.')]:
         shape, row = name.split('.', 2)[1:]
-        if row.startswith('footprint.') and shape in machine.SHAPES:
+        if row.startswith(('footprint.', 'init.')) and shape in machine.SHAPES:
             cpus = machine.SHAPES[shape].cpus
             out = f'{name}.per_cpu'
             units[out] = units[name]
@@ -408,7 +447,7 @@ def fmt(v, unit, icount=False):
     """V in UNIT as the report prints it.  Under -icount a guest
     nanosecond is an instruction retired by the vCPUs: times print as
     instruction counts (k, M, G) and rates per 10^9 of them."""
-    if unit == 'ns' and icount:
+    if unit == 'insn' or unit == 'ns' and icount:
         for div, u in ((1e9, 'G'), (1e6, 'M'), (1e3, 'k')):
             if abs(v) >= div:
                 return f'{v / div:.3g} {u}insn'

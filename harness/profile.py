@@ -23,39 +23,14 @@ where the benchmark's time goes.  TOP_N=n rows (40).
 import bisect
 import collections
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))
 # pylint: disable=wrong-import-position
-from guest import BUILD, OUT, TOP, boot_quiet, objdir  # noqa: E402
+from guest import OUT, TOP, boot_quiet, objdir  # noqa: E402
+from insnprof import build_plugin, load_symbols, trace_arg  # noqa: E402
 import machine  # noqa: E402
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def build_plugin():
-    src = os.path.join(HERE, 'lib', 'insnprof.c')
-    so = os.path.join(BUILD, 'insnprof.so')
-    if not os.path.exists(so) or os.path.getmtime(so) < os.path.getmtime(src):
-        subprocess.run(['cc', '-O2', '-Wall', '-shared', '-fPIC',
-                        '-fvisibility=hidden', '-o', so, src], check=True)
-    return so
-
-
-def load_symbols(system_map):
-    """{name: address} and the sorted (address, name) of text symbols."""
-    addrs, text = {}, []
-    with open(system_map) as f:
-        for line in f:
-            addr, kind, name = line.split()[:3]
-            addrs[name] = int(addr, 16)
-            if kind in 'tTwW':
-                text.append((int(addr, 16), name))
-    text.sort()
-    return addrs, text
-
 
 def per_function(counts_path, text):
     """Instructions and entries per function from the plugin's block
@@ -102,7 +77,7 @@ def main(argv):
                 plugin += f',windows={int(os.environ["WINDOWS"])}'
         traced = os.environ.get('TRACE', '').split()
         if traced:
-            plugin += ',trace=' + '+'.join(f'{addrs[t]:x}' for t in traced)
+            plugin += ',' + trace_arg(addrs, traced)
         log = os.path.join(OUT, 'run', f'profile-{wq}-{cfg}.log')
         os.makedirs(os.path.dirname(log), exist_ok=True)
         extra = ['-plugin', plugin]
