@@ -8060,23 +8060,30 @@ static void hist_counts_the_time_waiting_for_a_worker(struct kunit *test)
 }
 
 #define WQK_HIST_HOG_THRESH	"20000"	/* us: workqueue.cpu_intensive_thresh_us */
-#define WQK_HIST_HOG_MIN_US	5000	/* well under it: see below */
+#define WQK_HIST_HOG_MIN_US	10000	/* well under it: the buckets are log2 */
 
 /*
  * An item queued behind a CPU hog of its pool counts the time until the
  * hog is found CPU-intensive (20 ms of CPU time) and another worker
- * starts it.  The hog may have run a little before the item was queued,
- * hence the margin; the hog's own start, on an idle pool, is quick.
+ * starts it.  It is queued as soon as the hog has started (not before:
+ * a pwq times one item at a time, and the hog's start ends its timing),
+ * from another CPU, so that the hog's CPU time falls in the item's wait
+ * (queued from the hog's own CPU, the queuer could get its turn only
+ * after most of it).
  */
 static void hist_counts_the_time_waiting_behind_a_cpu_hog(struct kunit *test)
 {
-	int cpu = wqk_last_online_cpu();
 	struct wqk_probe *hog = wqk_probe_new(test, NULL);
 	struct wqk_probe *b = wqk_probe_new(test, NULL);
 	struct workqueue_struct *wq;
+	int cpu, self;
 
+	wqk_two_cpus(&self, &cpu);
+	if (cpu == self)
+		kunit_skip(test, "needs two CPUs");
 	wqk_set_param(test, "cpu_intensive_thresh_us", WQK_HIST_HOG_THRESH);
 	wq = wqk_hist_wq(test, 0, cpu);
+	wqk_pin_self(test, self, 0);
 	hog->hook = wqk_spin_until_other_started;
 	hog->data = b;
 	queue_work_on(cpu, wq, &hog->work);
