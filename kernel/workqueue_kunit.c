@@ -6386,19 +6386,35 @@ struct wqk_rtm_owner {
 	struct completion release;
 };
 
-static void wqk_rtm_owner_fn(struct wqk_thread *th)
+/* Take @o's lock, say so, and hold it until the case releases it. */
+static void wqk_rtm_hold(struct wqk_rtm_owner *o)
 {
-	struct wqk_rtm_owner *o = th->data;
-
 	rt_mutex_lock(&o->lock);
 	complete(&o->held);
 	wait_for_completion(&o->release);
 	rt_mutex_unlock(&o->lock);
 }
 
+static void wqk_rtm_owner_fn(struct wqk_thread *th)
+{
+	wqk_rtm_hold(th->data);
+}
+
 static void wqk_rtm_release(void *arg)
 {
 	complete_all(&((struct wqk_rtm_owner *)arg)->release);
+}
+
+/* An rt_mutex and its completions, set up for a case. */
+static struct wqk_rtm_owner *wqk_rtm_new(struct kunit *test)
+{
+	struct wqk_rtm_owner *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	rt_mutex_init(&o->lock);
+	init_completion(&o->held);
+	init_completion(&o->release);
+	return o;
 }
 
 /* A hook that takes the rt_mutex in @p->data and lets it go. */
@@ -6440,15 +6456,11 @@ static bool wqk_task_inherits(struct task_struct *task, int prio)
 static void loan_to_a_worker_blocked_on_an_rt_mutex_reaches_the_owner(struct kunit *test)
 {
 	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
-	struct wqk_rtm_owner *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	struct wqk_rtm_owner *o = wqk_rtm_new(test);
 	struct wqk_probe *p = wqk_probe_new(test, NULL);
 	struct wqk_thread *owner;
 	struct wqk_waiter *w;
 
-	KUNIT_ASSERT_NOT_NULL(test, o);
-	rt_mutex_init(&o->lock);
-	init_completion(&o->held);
-	init_completion(&o->release);
 	owner = wqk_thread_run(test, wqk_rtm_owner_fn, o, 0, -1);
 	/* deferred after the owner's stop, so it runs before it */
 	wqk_defer(test, wqk_rtm_release, o);
@@ -6472,12 +6484,7 @@ static void loan_to_a_worker_blocked_on_an_rt_mutex_reaches_the_owner(struct kun
 /* A hook that holds the rt_mutex in @p->data until the case releases it. */
 static void wqk_rtm_hold_hook(struct wqk_probe *p)
 {
-	struct wqk_rtm_owner *o = p->data;
-
-	rt_mutex_lock(&o->lock);
-	complete(&o->held);
-	wait_for_completion(&o->release);
-	rt_mutex_unlock(&o->lock);
+	wqk_rtm_hold(p->data);
 }
 
 /* SCHED_FIFO 20 task that takes the rt_mutex in ->data and lets it go. */
@@ -6500,15 +6507,11 @@ static void wqk_rtm_contend_fn(struct wqk_thread *th)
 static void loan_below_an_rt_mutex_boost_does_not_lower_the_worker(struct kunit *test)
 {
 	struct workqueue_struct *wq = wqk_wq_new(test, 0, 0);
-	struct wqk_rtm_owner *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	struct wqk_rtm_owner *o = wqk_rtm_new(test);
 	struct wqk_probe *p = wqk_probe_new(test, NULL);
 	struct wqk_thread *contender;
 	struct wqk_waiter *w;
 
-	KUNIT_ASSERT_NOT_NULL(test, o);
-	rt_mutex_init(&o->lock);
-	init_completion(&o->held);
-	init_completion(&o->release);
 	p->hook = wqk_rtm_hold_hook;
 	p->data = o;
 	queue_work_on(wqk_last_online_cpu(), wq, &p->work);

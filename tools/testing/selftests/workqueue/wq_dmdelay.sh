@@ -162,7 +162,7 @@ if [ -d "$TR/events/block/block_bio_queue" ]; then
 		at_least "$rd" 200 && at_least "$wr" 1500 || ok=false
 		check "held-back bios go no earlier than their delay" $ok
 	else
-		ktap_test_skip "held-back bios go no earlier than their delay (6.12's target counts jiffies)"
+		ktap_test_skip "held-back bios go no earlier than their delay: 6.12 counts jiffies"
 	fi
 	read_out=$(bio_times "$nbn" R 0 | head -n 1)
 	write_due=$(bio_times "$dm" W 2400 | head -n 1)

@@ -61,9 +61,9 @@ delayed_timer_avoids_cpu() {
 	[ "$timer" -ge 0 ] && [ "$timer" != "$cpu" ]
 }
 
-# hook_traced EVENT HOOK VERB: trace EVENT (events/EVENT) from an empty
-# trace on, and write VERB to test_workqueue's HOOK from the isolated
-# CPU; fails, saying why, without the hook or the event.
+# hook_traced EVENT HOOK [VERB]: trace EVENT (events/EVENT) from an empty
+# trace on, and write VERB (default: HOOK) to test_workqueue's HOOK from
+# the isolated CPU; fails, saying why, without the hook or the event.
 hook_traced() {
 	local ev=/sys/kernel/tracing/events/$1 hook=$TWQ_DEBUGFS/$2
 
@@ -73,7 +73,7 @@ hook_traced() {
 	fi
 	echo > /sys/kernel/tracing/trace
 	echo 1 > "$ev/enable"
-	taskset -c "$cpu" sh -c "echo $3 > $hook"
+	taskset -c "$cpu" sh -c "echo ${3:-$2} > $hook"
 }
 
 # EXP_FUNCS: the functions of the rework's expedited grace-period items.
@@ -110,7 +110,7 @@ culled_workers_exit_elsewhere() {
 	local tr=/sys/kernel/tracing pids pid line
 	local exited=0 here=0
 
-	hook_traced sched/sched_process_exit grow grow || return 1
+	hook_traced sched/sched_process_exit grow || return 1
 	pids=$(pids_named "kworker/$cpu:")
 	ktap_print_msg "pool grown: $(echo $pids | wc -w) kworker/$cpu:*"
 	sleep "$CULL_WAIT_S"
@@ -155,12 +155,12 @@ check "unbound kworkers do not run on the isolated CPU" \
 	unbound_workers_avoid_cpu
 check "a delayed item's timer leaves the nohz_full CPU" \
 	delayed_timer_avoids_cpu
+EXP_ELSEWHERE="expedited GP items asked for on the isolated CPU run elsewhere"
 if grep -q ' rcu_exp_gp_wq$' /proc/kallsyms; then
-	check "expedited GP items asked for on the isolated CPU run elsewhere" \
-		exp_gp_items_avoid_cpu
+	check "$EXP_ELSEWHERE" exp_gp_items_avoid_cpu
 else
 	# 6.12 runs them on a kthread_worker, or on rcu_gp_wq
-	ktap_test_skip "expedited GP items asked for on the isolated CPU run elsewhere (no RCU workqueues)"
+	ktap_test_skip "$EXP_ELSEWHERE (no RCU workqueues)"
 fi
 check "culled kworkers of the isolated CPU exit elsewhere" \
 	culled_workers_exit_elsewhere
