@@ -59,11 +59,38 @@ TITLES = {
 BAR = 40
 
 
+def module_of(addr):
+    """The loaded module whose text holds ADDR, or None."""
+    for mod in list_for_each_entry('struct module',
+                                   prog['modules'].address_of_(), 'list'):
+        text = mod.mem[int(prog['MOD_TEXT'])]
+        if int(text.base) <= addr < int(text.base) + int(text.size):
+            return mod
+    return None
+
+
+def module_symbol(mod, addr):
+    """The name of the function of MOD starting at ADDR, from the module's
+    own symbol table (a dump has no debug info of modules)."""
+    ks = mod.kallsyms
+    for i in range(int(ks.num_symtab)):
+        sym = ks.symtab[i]
+        if int(sym.st_value) == addr:
+            return (ks.strtab + int(sym.st_name)).string_().decode()
+    return None
+
+
 def func_name(addr):
+    """As the debugfs file prints it (%ps): "name", "name [module]", or
+    "(unloaded)" once the text is gone; never a raw address."""
+    mod = module_of(addr)
     try:
-        return prog.symbol(addr).name
+        name = prog.symbol(addr).name
     except LookupError:
-        return hex(addr)
+        name = module_symbol(mod, addr) if mod else None
+    if name is None:
+        return '(unloaded)' if not mod else hex(addr)
+    return f'{name} [{mod.name.string_().decode()}]' if mod else name
 
 
 class WqHist:
