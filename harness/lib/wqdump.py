@@ -27,7 +27,10 @@ Reference counts, worker counts and pool IDs are left out: they depend on
 what ran before.  wq_monitor.py (-i 0, one report) must print the same
 header and columns on both kernels and every workqueue of stock's on the
 rework too; wq_hist.py must show the histograms of the system workqueue
-"events".  Beside the comparison, each kernel's pods of every scope it
+"events", and, for test_workqueue's twq_percpu (idle after the guest ran
+its slow item and printed its section of the debugfs file), the same
+counts and worst items as the debugfs file, with a name pattern, -t and
+-j alike.  Beside the comparison, each kernel's pods of every scope it
 has (wq_pods.py) must be those the guest's shape defines: one per CPU
 (cpu), per core (smt, where CONFIG_SCHED_SMT), per socket, which is one
 LLC (cache), per run of at most workqueue.cache_shard_size cores of an
@@ -65,6 +68,18 @@ CACHE_SHARD_SIZE = 8
 DEFAULT_SCOPE_612 = 'workqueue.default_affinity_scope=cache'
 
 READY = 'WQDUMP-READY'
+# Every scenario loads test_workqueue (both kernels, so that both have
+# its workqueues); on the rework its slow item then runs on twq_percpu,
+# whose section of the debugfs histograms the guest prints between the
+# markers before the dump.
+HIST_WQ = 'twq_percpu'
+HIST_BEGIN, HIST_END = 'WQHIST-BEGIN', 'WQHIST-END'
+HIST_PREP = ('insmod /lib/modules/test_workqueue.ko 2>/dev/null; '
+             'echo slow 2>/dev/null > /sys/kernel/debug/test_workqueue/hist; '
+             f'echo {HIST_BEGIN}; '
+             f"awk '/^workqueue /{{ on = index($0, \"workqueue {HIST_WQ}:\") == 1 }} on' "
+             '/sys/kernel/debug/workqueue/histograms 2>/dev/null; '
+             f'echo {HIST_END}')
 # 6.12's own scripts, from the pristine source; ours from the rework tree
 STOCK_TOOLS = os.path.join(guest.BUILD, 'src', 'linux', 'tools', 'workqueue')
 WQ_HIST = os.path.join(guest.BUILD, 'rework', 'src', 'tools', 'workqueue',
@@ -103,7 +118,7 @@ def dump_guest(wq, scenario, core):
     obj = guest.objdir(wq, CFG)
     sock = core + '.qmp'
     log = core + '.log'
-    cmd = f'{SCENARIOS[scenario]}\nsleep 2; echo {READY}; sleep 3600\n'
+    cmd = f'{SCENARIOS[scenario]}\n{HIST_PREP}\nsleep 2; echo {READY}; sleep 3600\n'
     state = {'dumped': False}
 
     def progress(_chunk):
@@ -201,6 +216,56 @@ def hist_differences(text):
     if len(set(items.values())) != 1 or not samples <= min(items.values()) < 1 << 40:
         return [f'events: {samples} samples, totals {items}']
     return []
+
+
+def between(log, begin, end):
+    """The console lines of LOG between the lines BEGIN and END."""
+    lines = [TIMESTAMP.sub('', line.rstrip('\r'))
+             for line in log.splitlines()]
+    try:
+        first = lines.index(begin) + 1
+        return '\n'.join(lines[first:lines.index(end, first)])
+    except ValueError:
+        return ''
+
+
+TIMESTAMP = re.compile(r'^\[\s*[\d.]+\] ')
+
+
+def hist_body(text):
+    """A workqueue's section without its title line, whose time differs."""
+    return [line.rstrip() for line in text.splitlines()[1:] if line.strip()]
+
+
+def hist_tool_differences(got):
+    """Where wq_hist.py, on one workqueue by a pattern, with -t and with -j,
+    does not show what the debugfs file showed of it."""
+    debugfs, one = got['hist_debugfs'], got['hist_one']
+    out = []
+    if not debugfs.startswith(f'workqueue {HIST_WQ}: '):
+        return [f'no section of {HIST_WQ} in the debugfs file: {debugfs[:80]!r}']
+    if [l for l in one.splitlines() if l.startswith('workqueue ')] != \
+            [one.splitlines()[0]] or not one.startswith(f'workqueue {HIST_WQ}: '):
+        out.append(f'pattern ^{HIST_WQ}$: {one.splitlines()[:1]}')
+    samples = debugfs.split()[2]
+    if one.split()[2:3] != [samples]:
+        out.append(f'samples: debugfs {samples}, wq_hist.py {one.split()[2:3]}')
+    if hist_body(debugfs) != hist_body(one):
+        out.append('histograms or worst items differ from debugfs '
+                   f'(see {HIST_WQ} in the -rework-hist files)')
+    top = hist_body(got['hist_top'])
+    want = [l for l in hist_body(debugfs) if ' us  ' in l or
+            l.strip().startswith(('slowest', 'longest'))]
+    if top != want:
+        out.append(f'-t: {top[:4]} where debugfs has {want[:4]}')
+    try:
+        js = json.loads(got['hist_json'])
+        if [j['workqueue'] for j in js] != [HIST_WQ] or \
+                str(js[0]['samples']) != samples:
+            out.append(f'-j: {got["hist_json"][:80]}')
+    except (ValueError, KeyError, IndexError):
+        out.append(f'-j is not the JSON of one workqueue: {got["hist_json"][:80]!r}')
+    return out
 
 
 def sections(text):
@@ -363,12 +428,21 @@ def dump_both(scenario, show):
         }
         if wq == 'rework':
             out[wq]['hist'] = run_drgn(wq, core, WQ_HIST)
+            pattern = f'^{HIST_WQ}$'
+            out[wq]['hist_one'] = run_drgn(wq, core, WQ_HIST, pattern)
+            out[wq]['hist_top'] = run_drgn(wq, core, WQ_HIST, '-t', pattern)
+            out[wq]['hist_json'] = run_drgn(wq, core, WQ_HIST, '-j', pattern)
+            with open(core + '.log', errors='replace') as f:
+                out[wq]['hist_debugfs'] = between(f.read(), HIST_BEGIN, HIST_END)
         os.unlink(core)
         save(f'{scenario}-{wq}.txt', out[wq]['dump'], False)
         save(f'{scenario}-{wq}-monitor.txt', out[wq]['monitor'], show)
         save(f'{scenario}-{wq}-flags.txt', out[wq]['flags'], False)
         save(f'{scenario}-{wq}-pods.txt', out[wq]['pods'], False)
     save(f'{scenario}-rework-hist.txt', out['rework']['hist'], show)
+    for what in ('one', 'top', 'json', 'debugfs'):
+        save(f'{scenario}-rework-hist-{what}.txt', out['rework'][f'hist_{what}'],
+             False)
     return out
 
 
@@ -475,6 +549,9 @@ def main(argv):
                                                 got['rework']['flags'])))
         results.append(report(scenario, 'wq_hist.py: histograms on the rework',
                               hist_differences(got['rework']['hist'])))
+        results.append(report(scenario, 'wq_hist.py by pattern, -t and -j: '
+                              'what debugfs shows',
+                              hist_tool_differences(got['rework'])))
         results.append(report(scenario, 'wq_pods.py: pods as the shape defines',
                               pods_differences('stock', got['stock']['pods']) +
                               pods_differences('rework', got['rework']['pods'])))
