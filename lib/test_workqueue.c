@@ -782,8 +782,14 @@ static int twq_churn_stop(char *buf, size_t len)
 			 queued, ran, lost);
 }
 
-/* Fires well inside the freeze that pm_test=freezer holds for seconds. */
-#define TWQ_FREEZE_DELAY	(HZ)
+/*
+ * The items are queued once the freeze has begun, and fire a little after
+ * it, when kernel threads and freezable workqueues are frozen too (that
+ * takes milliseconds), well inside the pm_test=freezer hold: its delay is
+ * an mdelay() of seconds, which under TCG can end after a tenth of that.
+ */
+#define TWQ_FREEZE_POLL		(HZ / 100 ?: 1)
+#define TWQ_FREEZE_DELAY	(HZ / 10 ?: 1)
 
 struct twq_freeze_item {
 	struct workqueue_struct *wq;
@@ -815,6 +821,7 @@ static const struct {
 static struct twq_freezer {
 	struct twq_freeze_item items[ARRAY_SIZE(twq_freeze_wqs)];
 	struct notifier_block nb;
+	struct delayed_work starter;	/* on a plain workqueue: never frozen */
 	bool armed;
 	bool fired;
 } *freezer;
@@ -832,19 +839,32 @@ static void twq_freeze_fn(struct work_struct *work)
 	atomic_inc(&it->runs);
 }
 
-static int twq_pm_notify(struct notifier_block *nb, unsigned long action,
-			 void *unused)
+/* Wait for the freeze to begin, then queue the items. */
+static void twq_freeze_start_fn(struct work_struct *work)
 {
-	struct twq_freezer *fz = container_of(nb, struct twq_freezer, nb);
+	struct twq_freezer *fz = container_of(to_delayed_work(work),
+					      struct twq_freezer, starter);
 	int i;
 
-	if (action != PM_SUSPEND_PREPARE || !fz->armed)
-		return NOTIFY_DONE;
-	fz->armed = false;
+	if (!static_key_enabled(&freezer_active)) {
+		queue_delayed_work(system_unbound_wq, &fz->starter, TWQ_FREEZE_POLL);
+		return;
+	}
 	fz->fired = true;
 	for (i = 0; i < ARRAY_SIZE(fz->items); i++)
 		queue_delayed_work(fz->items[i].wq, &fz->items[i].dwork,
 				   TWQ_FREEZE_DELAY);
+}
+
+static int twq_pm_notify(struct notifier_block *nb, unsigned long action,
+			 void *unused)
+{
+	struct twq_freezer *fz = container_of(nb, struct twq_freezer, nb);
+
+	if (action != PM_SUSPEND_PREPARE || !fz->armed)
+		return NOTIFY_DONE;
+	fz->armed = false;
+	queue_delayed_work(system_unbound_wq, &fz->starter, TWQ_FREEZE_POLL);
 	return NOTIFY_OK;
 }
 
@@ -857,6 +877,8 @@ static void twq_freezer_free(void)
 		return;
 	if (fz->nb.notifier_call)
 		unregister_pm_notifier(&fz->nb);
+	/* it requeues itself until a freeze begins: stop it first */
+	disable_delayed_work_sync(&fz->starter);
 	for (i = 0; i < ARRAY_SIZE(fz->items); i++) {
 		if (!fz->items[i].wq)
 			continue;
@@ -876,6 +898,7 @@ static int twq_freezer_arm(void)
 	freezer = kzalloc(sizeof(*freezer), GFP_KERNEL);
 	if (!freezer)
 		return -ENOMEM;
+	INIT_DELAYED_WORK(&freezer->starter, twq_freeze_start_fn);
 	for (i = 0; i < ARRAY_SIZE(freezer->items); i++) {
 		struct twq_freeze_item *it = &freezer->items[i];
 
