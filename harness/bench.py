@@ -184,6 +184,7 @@ INIT_STEPS = (
     ('smp', 'smp_init', 'sched_init_smp'),
     ('topology', 'workqueue_init_topology', 'async_init'),
 )
+INIT_FUNCS = [f for step in INIT_STEPS for f in step[1:]]
 PROFILED = {'init'}
 # Scenarios a program of the initramfs runs (the others: test_workqueue).
 GUEST_PROGRAM = {'dmdelay': 'guest-dmdelay', 'scale_lock': 'guest-lockstat'}
@@ -218,26 +219,29 @@ def passes(s):
     return todo
 
 
+def profiled(scenarios):
+    """Whether SCENARIOS is a pass of its own under the plugin (passes()
+    puts the PROFILED scenarios in passes apart)."""
+    return any(n in PROFILED for n in scenarios.split())
+
+
 def boot_name(cfg, shape, rnd, label, scenarios=''):
     """A boot's name: its logs and raw results are named after it."""
-    if any(n in PROFILED for n in scenarios.split()):
+    if profiled(scenarios):
         cfg += '-' + scenarios.replace(' ', '-')
     return f'{cfg}-{shape}-{rnd}-{label}' if shape else f'{cfg}-{rnd}-{label}'
 
 
-def init_plugin(obj, counts):
+def init_plugin(addrs, counts):
     """QEMU arguments that load the plugin for the init scenario."""
-    addrs, _ = insnprof.load_symbols(os.path.join(obj, 'System.map'))
-    names = [n for step in INIT_STEPS for n in step[1:]]
     return ['-plugin', f'{insnprof.build_plugin()},out={counts},'
-            + insnprof.trace_arg(addrs, names)]
+            + insnprof.trace_arg(addrs, INIT_FUNCS)]
 
 
-def init_rows(obj, counts):
+def init_rows(addrs, counts):
     """The init scenario's result lines: init.STEP, instructions."""
-    addrs, _ = insnprof.load_symbols(os.path.join(obj, 'System.map'))
-    names = [n for step in INIT_STEPS for n in step[1:]]
-    when = insnprof.first_entries(counts, addrs, names) if os.path.exists(counts) else {}
+    when = insnprof.first_entries(counts, addrs, INIT_FUNCS) \
+        if os.path.exists(counts) else {}
     return [json.dumps({'name': f'init.{step}', 'unit': 'insn',
                         'value': when[end] - when[start]})
             for step, start, end in INIT_STEPS if start in when and end in when]
@@ -277,13 +281,14 @@ def boot_one(s, prog, cfg, scenarios, shape, rnd, side):
     obj = guest.objdir(kernel, cfg)
     name = boot_name(cfg, shape, rnd, label, scenarios)
     log = os.path.join(OUT, 'logs', f'{name}.log')
-    profiled = scenarios in PROFILED
+    plugin = profiled(scenarios)
     counts = os.path.join(OUT, 'logs', f'{name}.insnprof')
-    cmd = '' if profiled else guest_cmd(s, scenarios.split())
+    cmd = '' if plugin else guest_cmd(s, scenarios.split())
     seed = s['seeds']['AB'[side]][rnd - 1] if s['seeds'] else None
     extra = [] if seed is None else machine.rtc_args(seed)
-    if profiled:
-        extra += init_plugin(obj, counts)
+    if plugin:
+        addrs, _ = insnprof.load_symbols(os.path.join(obj, 'System.map'))
+        extra += init_plugin(addrs, counts)
     text, finished, status = guest.boot_quiet(
         os.path.join(obj, 'arch/x86/boot/bzImage'),
         os.path.join(obj, 'initramfs.cpio'), cmd, log,
@@ -291,12 +296,12 @@ def boot_one(s, prog, cfg, scenarios, shape, rnd, side):
         clock=s['clock'], progress=prog.feed, extra=extra,
         sh=machine.SHAPES[shape] if shape else None)
     prog.finished()
-    ok = finished and status == 0 and (profiled or 'TWQ-END' in text and
+    ok = finished and status == 0 and (plugin or 'TWQ-END' in text and
                                        'TWQ-END (failed)' not in text)
     if not ok:
         print(f'\nwarning: {name}: guest did not finish cleanly '
               f'(see {os.path.relpath(log, TOP)})', file=sys.stderr)
-    results = init_rows(obj, counts) if profiled else \
+    results = init_rows(addrs, counts) if plugin else \
         [m.group(1) for m in RESULT.finditer(text)]
     if shape:
         results = scale_rows(results, scenarios, shape)

@@ -8480,18 +8480,22 @@ static void wqk_hist_nap_fn(struct work_struct *work)
 	msleep(WQK_HIST_NAP_MS);
 }
 
+/* The worst-item lists of @wq as their sysfs file shows them, logged. */
+static char *wqk_worst_page(struct kunit *test, struct workqueue_struct *wq)
+{
+	char *page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_GE(test, wq_hist_show_kind(wq, WQ_NR_HISTS, page), 0);
+	kunit_info(test, "worst items:\n%s", page);
+	return page;
+}
+
 /* Whether the worst-item lists of @wq name the function @name. */
 static bool wqk_worst_names(struct kunit *test, struct workqueue_struct *wq,
 			    const char *name)
 {
-	char *page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	ssize_t len;
-
-	KUNIT_ASSERT_NOT_NULL(test, page);
-	len = wq_hist_show_kind(wq, WQ_NR_HISTS, page);
-	KUNIT_ASSERT_GE(test, len, 0);
-	kunit_info(test, "worst items:\n%s", page);
-	return strstr(page, name);
+	return strstr(wqk_worst_page(test, wq), name);
 }
 
 /*
@@ -8563,12 +8567,10 @@ static void hist_worst_lists_put_the_slowest_first(struct kunit *test)
 	struct workqueue_struct *wq = wqk_wq_new(test, 0, 1);
 	struct wqk_probe *held = wqk_gated_probe(test, NULL);
 	struct work_struct *nap = kunit_kzalloc(test, sizeof(*nap), GFP_KERNEL);
-	char *page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	char name[64];
+	char name[64], *page;
 	u64 us;
 
 	KUNIT_ASSERT_NOT_NULL(test, nap);
-	KUNIT_ASSERT_NOT_NULL(test, page);
 	INIT_WORK(nap, wqk_hist_nap_fn);
 	wqk_hist_ready(test, wq, cpu, false);
 	queue_work_on(cpu, wq, &held->work);
@@ -8577,8 +8579,7 @@ static void hist_worst_lists_put_the_slowest_first(struct kunit *test)
 	msleep(WQK_HIST_HELD_MS);
 	wqk_open(held);
 	flush_work(nap);
-	KUNIT_ASSERT_GE(test, wq_hist_show_kind(wq, WQ_NR_HISTS, page), 0);
-	kunit_info(test, "worst items:\n%s", page);
+	page = wqk_worst_page(test, wq);
 	KUNIT_ASSERT_TRUE(test, wqk_worst_first(page, "start", &us, name, sizeof(name)));
 	KUNIT_EXPECT_STREQ(test, name, "wqk_hist_nap_fn");
 	KUNIT_EXPECT_GE(test, us, (u64)WQK_HIST_HELD_MS * USEC_PER_MSEC);

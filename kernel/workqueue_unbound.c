@@ -768,18 +768,19 @@ void wq_pause_table_switch(struct workqueue_struct *wq,
 	apply_wqattrs_unlock();
 }
 
-/* Pause @wq's rebuild here if a test asked for it. */
-static void wq_table_switch_pause(struct workqueue_struct *wq)
+/* Pause @wq's rebuild after @cpu's entry if a test asked for it. */
+static void wq_table_switch_pause(struct workqueue_struct *wq, int cpu)
 {
 	wq_assert_L();
-	if (likely(wq_switch_pause.wq != wq))
+	if (likely(wq_switch_pause.wq != wq) ||
+	    cpu != cpumask_first(cpu_possible_mask))
 		return;
 	wq_switch_pause.wq = NULL;
 	complete(wq_switch_pause.paused);
 	wait_for_completion_timeout(wq_switch_pause.resume, 20 * HZ);
 }
 #else
-static inline void wq_table_switch_pause(struct workqueue_struct *wq) { }
+static inline void wq_table_switch_pause(struct workqueue_struct *wq, int cpu) { }
 #endif
 
 /*
@@ -806,8 +807,7 @@ static void install_wq_table(struct workqueue_struct *wq, struct wq_table *t,
 		    cpu_possible_mask);
 	for_each_possible_cpu(cpu) {
 		set_table_entry(wq, per_cpu_ptr(wq->cpu_pwq, cpu), t->pwq[cpu]);
-		if (cpu == cpumask_first(cpu_possible_mask))
-			wq_table_switch_pause(wq);
+		wq_table_switch_pause(wq, cpu);
 	}
 	set_table_entry(wq, &wq->dfl_pwq, t->dfl);
 	wq_refresh_limits(wq);

@@ -218,6 +218,9 @@ def hist_differences(text):
     return []
 
 
+TIMESTAMP = re.compile(r'^\[\s*[\d.]+\] ')
+
+
 def between(log, begin, end):
     """The console lines of LOG between the lines BEGIN and END."""
     lines = [TIMESTAMP.sub('', line.rstrip('\r'))
@@ -227,9 +230,6 @@ def between(log, begin, end):
         return '\n'.join(lines[first:lines.index(end, first)])
     except ValueError:
         return ''
-
-
-TIMESTAMP = re.compile(r'^\[\s*[\d.]+\] ')
 
 
 def hist_body(text):
@@ -244,9 +244,9 @@ def hist_tool_differences(got):
     out = []
     if not debugfs.startswith(f'workqueue {HIST_WQ}: '):
         return [f'no section of {HIST_WQ} in the debugfs file: {debugfs[:80]!r}']
-    if [l for l in one.splitlines() if l.startswith('workqueue ')] != \
-            [one.splitlines()[0]] or not one.startswith(f'workqueue {HIST_WQ}: '):
-        out.append(f'pattern ^{HIST_WQ}$: {one.splitlines()[:1]}')
+    heads = [line for line in one.splitlines() if line.startswith('workqueue ')]
+    if len(heads) != 1 or not one.startswith(f'workqueue {HIST_WQ}: '):
+        out.append(f'pattern ^{HIST_WQ}$: {heads}')
     samples = debugfs.split()[2]
     if one.split()[2:3] != [samples]:
         out.append(f'samples: debugfs {samples}, wq_hist.py {one.split()[2:3]}')

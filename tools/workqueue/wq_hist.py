@@ -82,7 +82,8 @@ def module_symbol(mod, addr):
 
 def func_name(addr):
     """As the debugfs file prints it (%ps): "name", "name [module]", or
-    "(unloaded)" once the text is gone; never a raw address."""
+    "(unloaded)" once the text is gone; an address only where a module's
+    symbol table has no function there."""
     mod = module_of(addr)
     try:
         name = prog.symbol(addr).name

@@ -109,6 +109,19 @@ pids_named() {
 	done
 }
 
+# rt_worker_pids PREFIX: the PIDs of the real-time workers whose names
+# start with PREFIX (kworker/CPU: for CPU's pool, kworker/ for all): the
+# name up to the "-" or "+" of what it runs ends in R, the rescuers
+# (kworker/R-NAME) aside.
+rt_worker_pids() {
+	local pid name
+
+	pids_named "$1" | while read -r pid; do
+		name=$(cat "/proc/$pid/comm" 2>/dev/null)
+		case ${name%%[-+]*} in kworker/*:*R) echo "$pid" ;; esac
+	done
+}
+
 # load_twq: load test_workqueue where it is a module; fails if absent.
 load_twq() {
 	[ -d "$TWQ_DEBUGFS" ] ||

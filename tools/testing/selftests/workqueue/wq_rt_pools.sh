@@ -26,13 +26,9 @@ cpus() {
 }
 
 # rt_workers PREFIX: how many real-time workers have names starting with
-# PREFIX (kworker/CPU: for CPU's pool): the name up to the "-" or "+" of
-# what it runs ends in R, rescuers (kworker/R-NAME) aside.
+# PREFIX (kworker/CPU: for CPU's pool).
 rt_workers() {
-	pids_named "$1" | while read -r pid; do
-		name=$(cat "/proc/$pid/comm" 2>/dev/null)
-		case ${name%%[-+]*} in kworker/*:*R) echo "$pid" ;; esac
-	done | wc -l
+	rt_worker_pids "$1" | wc -l
 }
 
 # every_present_cpu_served: each present CPU has two at least.

@@ -21,22 +21,14 @@ if [ ! -f "$P" ] || [ -z "$want" ] ||
 fi
 ktap_set_plan 3
 
-# rt_worker_ranks: "PID POLICY PRIORITY" of each real-time worker (its
-# name up to the "-" or "+" of what it runs ends in R; not the rescuers,
-# kworker/R-NAME), from /proc/PID/stat's fields 41 and 40.
+# rt_worker_ranks: "PID POLICY PRIORITY" of each real-time worker, from
+# /proc/PID/stat's fields 41 and 40 (after the name in brackets).
 rt_worker_ranks() {
-	local p stat name
+	local pid stat
 
-	for p in /proc/[0-9]*; do
-		stat=$(cat "$p/stat" 2>/dev/null) || continue
-		name=${stat#*(}
-		name=${name%%)*}
-		name=${name%%[-+]*}
-		case $name in
-		kworker/*:*R) ;;
-		*) continue ;;
-		esac
-		echo "${p#/proc/} $(echo "${stat##*) }" | cut -d' ' -f39,38 |
+	for pid in $(rt_worker_pids kworker/); do
+		stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
+		echo "$pid $(echo "${stat##*) }" | cut -d' ' -f39,38 |
 			awk '{ print $2, $1 }')"
 	done
 }
