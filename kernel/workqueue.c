@@ -526,13 +526,25 @@ static void repatriate_worker_locked(struct worker_pool *pool,
 }
 
 /**
- * kick_pool_locked - wake an idle worker if the pool needs one
+ * __kick_pool_locked - wake an idle worker if the pool needs one
  * @pool: the pool
+ * @later: where to leave the worker's task for the caller to wake once it
+ *	has dropped the pool lock, or %NULL to wake it now
+ *
+ * A task's memory outlives its exit by an RCU grace period
+ * (delayed_put_task_struct()), and a worker exits only after it left the
+ * idle list under P: a caller that wakes *@later before it leaves the RCU
+ * read-side section it held P in wakes a task that still exists.  By then
+ * the worker may have left the idle list, or come back to it: a wakeup it
+ * did not need, after which worker_thread() finds the pool as it is and
+ * sleeps again.
  *
  * Context: pool->lock (P).
- * Return: whether a worker (or the softirq of a BH pool) was woken.
+ * Return: whether a worker (or the softirq of a BH pool) was, or is to
+ * be, woken.
  */
-static bool kick_pool_locked(struct worker_pool *pool)
+static __always_inline bool __kick_pool_locked(struct worker_pool *pool,
+					       struct task_struct **later)
 {
 	struct worker *worker;
 
@@ -547,8 +559,20 @@ static bool kick_pool_locked(struct worker_pool *pool)
 	if (!worker)
 		return false;
 	repatriate_worker_locked(pool, worker);
-	wake_up_process(worker->task);
+	if (later)
+		*later = worker->task;
+	else
+		wake_up_process(worker->task);
 	return true;
+}
+
+/*
+ * Wake an idle worker if the pool needs one, at once.  Context: P.
+ * Return: as __kick_pool_locked().
+ */
+static bool kick_pool_locked(struct worker_pool *pool)
+{
+	return __kick_pool_locked(pool, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -3064,6 +3088,7 @@ lock_pool:
 void __queue_work(int req_cpu, struct workqueue_struct *wq,
 		  struct work_struct *work)
 {
+	struct task_struct *wake = NULL;
 	struct pool_workqueue *pwq;
 	struct worker_pool *pool;
 	unsigned long flags;
@@ -3121,7 +3146,6 @@ retry:
 		if (list_empty(&pool->worklist))
 			pool->watchdog_ts = jiffies;
 		insert_work_locked(pwq, work, &pool->worklist, flags);
-		kick_pool_locked(pool);
 	} else {
 		insert_work_locked(pwq, work, &pwq->inactive_works,
 				   flags | WORK_STRUCT_INACTIVE);
@@ -3130,6 +3154,18 @@ retry:
 	/* the histograms sample one item in so many (workqueue_hist.c) */
 	wq_hist_queued_locked(pwq, work, active);
 #endif
+	/*
+	 * The wakeup (the worker's run-queue lock, an IPI when it sleeps on
+	 * another CPU) is most of what queueing holds P for: the worker is
+	 * woken once P is dropped, so that the pool's other queuers and
+	 * workers do not wait behind it.  The paths that wake nobody keep
+	 * the plain unlock below.
+	 */
+	if (active && __kick_pool_locked(pool, &wake) && wake) {
+		raw_spin_unlock(&pool->lock);
+		wake_up_process(wake);
+		goto out;
+	}
 unlock:
 	raw_spin_unlock(&pool->lock);
 out:
