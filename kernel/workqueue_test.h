@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Hooks of the workqueue implementation for its own tests
- * (kernel/workqueue_kunit.c), kept out of workqueue_internal.h, which the
+ * (kernel/workqueue_kunit/), kept out of workqueue_internal.h, which the
  * scheduler includes.  Not for other kernel code.
  */
 #ifndef _KERNEL_WORKQUEUE_TEST_H
