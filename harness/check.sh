@@ -55,8 +55,11 @@ our_c=$(series_lines test rework | tr ' ' '\n' | grep -v '\.diff$' | sed 1d |
 			echo "$item"
 	done | grep '\.c$' | grep -v '^tools/' || true)
 
+# ... and our headers, for kernel-doc
+our_h=$(series_lines test rework | tr ' ' '\n' | grep '\.h$' || true)
+
 say "kernel-doc -Wall"
-for f in $our_c; do
+for f in $our_c $our_h; do
 	if (cd "$tree" && ./scripts/kernel-doc -none -Wall "$f" 2>&1) | grep .; then
 		warn "kernel-doc: $f"
 		fail=1
