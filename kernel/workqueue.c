@@ -572,6 +572,7 @@ static __always_inline bool __kick_pool_locked(struct worker_pool *pool,
  */
 static bool kick_pool_locked(struct worker_pool *pool)
 {
+	wq_assert_P(pool);
 	return __kick_pool_locked(pool, NULL);
 }
 
