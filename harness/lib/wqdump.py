@@ -290,9 +290,16 @@ def pools(sec):
     for line in sec:
         m = POOL.match(line.strip())
         if m:
-            out[m.group(1)] = ' '.join((m.group(2), 'nice=' + m.group(3),
-                                        ' '.join(m.group(4).split())))
+            out[pool_id(m.group(1))] = ' '.join(
+                (m.group(2), 'nice=' + m.group(3), ' '.join(m.group(4).split())))
     return out
+
+
+def pool_id(word):
+    """A pool ID as one key: wq_dump.py pads the IDs of its pool list to
+    the widest one (3 digits once a pool ID reaches 100), not those of its
+    CPU -> pool table."""
+    return str(int(word)) if word.isdigit() else word
 
 
 def wq_pools(sec, names):
@@ -302,7 +309,7 @@ def wq_pools(sec, names):
         words = line.split()
         if len(words) < 3 or words[0].startswith('['):
             continue
-        out[words[0]] = [words[1]] + [names.get(w, w) for w in words[2:]]
+        out[words[0]] = [words[1]] + [names.get(pool_id(w), w) for w in words[2:]]
     return out
 
 
