@@ -348,16 +348,12 @@ static void wqk_kind_desc(const enum wqk_kind *kind, char *desc)
 	strscpy(desc, names[*kind], KUNIT_PARAM_DESC_SIZE);
 }
 
-/* KUNIT_ARRAY_PARAM()'s generator, shared by the suites */
+KUNIT_ARRAY_PARAM(wqk_kind_array, wqk_kinds, wqk_kind_desc);
+
+/* KUNIT_ARRAY_PARAM()'s generator, for the suites of the other files */
 const void *wqk_kind_gen_params(const void *prev, char *desc)
 {
-	const enum wqk_kind *kind = prev ? (const enum wqk_kind *)prev + 1 :
-					   wqk_kinds;
-
-	if (kind >= wqk_kinds + ARRAY_SIZE(wqk_kinds))
-		return NULL;
-	wqk_kind_desc(kind, desc);
-	return kind;
+	return wqk_kind_array_gen_params(prev, desc);
 }
 
 static const bool wqk_bools[] = { false, true };
@@ -367,14 +363,11 @@ static void wqk_highpri_desc(const bool *highpri, char *desc)
 	strscpy(desc, *highpri ? "highpri" : "normal", KUNIT_PARAM_DESC_SIZE);
 }
 
+KUNIT_ARRAY_PARAM(wqk_highpri_array, wqk_bools, wqk_highpri_desc);
+
 const void *wqk_highpri_gen_params(const void *prev, char *desc)
 {
-	const bool *highpri = prev ? (const bool *)prev + 1 : wqk_bools;
-
-	if (highpri >= wqk_bools + ARRAY_SIZE(wqk_bools))
-		return NULL;
-	wqk_highpri_desc(highpri, desc);
-	return highpri;
+	return wqk_highpri_array_gen_params(prev, desc);
 }
 
 struct workqueue_struct *wqk_kind_wq(struct kunit *test)
