@@ -27,7 +27,7 @@ Settings come from the environment (make bench passes them on):
   SCENARIOS  scenarios to run (default: all)
   SCALE_SHAPES
              the guest shapes the scale scenarios (scale, scale_lock,
-             init) boot (default: 4x1llc
+             scale_lock_lean, init) boot (default: 4x1llc
              16x1llc 64x1llc 16x2n 64x8n-smt; harness/lib/machine.py)
   SCALE_ROUNDS
              rounds that run the scale scenarios (default 1: their rows
@@ -166,12 +166,15 @@ class Progress:
 # preemptible-RCU build has (configs/rcuexp.config); dmdelay needs device
 # mapper, null_blk and fio (configs/dmdelay.config); the scale scenarios
 # kernels for 64 CPUs (configs/scale.config), scale_lock with lock
-# statistics (configs/lockstat.config).
+# statistics (configs/lockstat.config), scale_lock_lean with them and
+# lockdep's assertions compiled out of both kernels
+# (configs/lockstat-lean.config).
 SCENARIO_CONFIG = {
     'perfwq': 'perf', 'latency': 'perf', 'throughput': 'perf', 'flush': 'perf',
     'delay': 'perf', 'inversion': 'perf', 'footprint': 'perf',
     'rcu_exp': 'rcuexp', 'dmdelay': 'dmdelay',
-    'scale': 'scale', 'scale_lock': 'lockstat', 'init': 'scale',
+    'scale': 'scale', 'scale_lock': 'lockstat', 'scale_lock_lean': 'lockstat-lean',
+    'init': 'scale',
 }
 # The init scenario: the instructions (every vCPU's, counted by the
 # insnprof plugin) from the first entry into each START to the first
@@ -186,16 +189,21 @@ INIT_STEPS = (
 )
 INIT_FUNCS = [f for step in INIT_STEPS for f in step[1:]]
 PROFILED = {'init'}
-# Scenarios a program of the initramfs runs (the others: test_workqueue).
-GUEST_PROGRAM = {'dmdelay': 'guest-dmdelay', 'scale_lock': 'guest-lockstat'}
+# Scenarios a program of the initramfs runs (the others: test_workqueue),
+# and its arguments after the bench's scale (quick or full).
+GUEST_PROGRAM = {'dmdelay': 'guest-dmdelay', 'scale_lock': 'guest-lockstat',
+                 'scale_lock_lean': 'guest-lockstat'}
+GUEST_ARGS = {'scale_lock_lean': ' lock_lean'}
 # test_workqueue's command for a scenario of another name: the scale
 # scenario is per-call cost with one queuer, and the footprint.
 MODULE_CMD = {'scale': 'throughput footprint queuers=1'}
 # The scenarios that boot once per guest shape, their rows named
 # scale.SHAPE.ROW; of scale_lock's, only its lock.* rows (its throughput
-# runs are lockdep's, not the workqueue's).
+# runs are lockdep's, not the workqueue's), and lock_lean.* of
+# scale_lock_lean's.
 SCALE_SHAPES = ('4x1llc', '16x1llc', '64x1llc', '16x2n', '64x8n-smt')
-SCALE_KEEP = {'scale': '', 'scale_lock': 'lock.', 'init': 'init.'}
+SCALE_KEEP = {'scale': '', 'scale_lock': 'lock.', 'scale_lock_lean': 'lock_lean.',
+              'init': 'init.'}
 
 
 def passes(s):
@@ -251,7 +259,8 @@ def guest_cmd(s, names):
     """The guest's /cmd running scenarios NAMES: test_workqueue's first,
     then each guest program."""
     module = ' '.join(MODULE_CMD.get(n, n) for n in names if n not in GUEST_PROGRAM)
-    cmds = [f'{GUEST_PROGRAM[n]} {s["scale"]}' for n in names if n in GUEST_PROGRAM]
+    cmds = [f'{GUEST_PROGRAM[n]} {s["scale"]}{GUEST_ARGS.get(n, "")}'
+            for n in names if n in GUEST_PROGRAM]
     if module:
         wait = s['idle_wait_s'] if 'footprint' in module.split() else 0
         cmds.insert(0, f'echo {module} scale={s["scale"]} '

@@ -21,9 +21,13 @@ those two and prints the error: the model is trusted no further than
 that.
 
 Ours: the lock work per item relative to stock's, R = (acquisitions x
-hold) ours / stock's, scales D.  R comes from --lock-work, or from the
-scale_lock scenario's rows in a bench SUMMARY.json (the unbound items'
-lock hold per item on the cache scope, scale.*x1llc.lock.unbound.cache.*).
+hold) ours / stock's, scales D.  R comes from --lock-work, or from a bench
+SUMMARY.json: the unbound items' lock hold per item on the cache scope of
+the scale_lock_lean scenario (scale.*x1llc.lock_lean.unbound.cache.*,
+lockdep's assertions compiled out of both kernels, as without lockdep),
+and of the scale_lock scenario (lock.*, the kernels as built, which count
+each kernel's assertions).  The first R the summary has is projected; the
+other is shown at the same CPU counts beside it.
 """
 import argparse
 import re
@@ -81,24 +85,39 @@ def llc_throughput(sizes, z, d):
     return sum(mva(s, z, d) for s in sizes)
 
 
-def lock_work_ratio(path):
-    """R from a bench summary: side B's unbound lock hold per item over
-    side A's on the cache scope (stock has no other), at the largest
-    single-LLC shape that has both."""
+# The summary's rows R comes from, the first that has both sides first.
+LOCK_ROWS = (('lock_lean', 'assertions compiled out'), ('lock', 'as built'))
+
+
+def lock_work_ratios(path):
+    """[(R, what)] from a bench summary, in LOCK_ROWS' order: side B's
+    unbound lock hold per item over side A's on the cache scope (stock
+    has no other), at the largest single-LLC shape that has both."""
     from bench import load_summary  # pylint: disable=import-outside-toplevel
     rows, _ = load_summary(path)
+    out = []
+    for prefix, what in LOCK_ROWS:
+        r = lock_work_ratio(rows, prefix)
+        if r is not None:
+            print(f'R ({what}) = {r[2]:.0f} / {r[1]:.0f} insn = {r[0]:.3f}, '
+                  f'from {r[3]} ({path})')
+            out.append((r[0], what))
+    if not out:
+        sys.exit(f'{path}: no scale.*x1llc.lock*.unbound.cache.hold_per_item row '
+                 'with both sides: run make bench with the scale_lock scenarios')
+    return out
+
+
+def lock_work_ratio(rows, prefix):
+    """(R, stock's hold, ours, row) of the PREFIX rows, or None."""
     best = None
     for name, (_, a, b) in rows.items():
-        m = re.fullmatch(r'scale\.(\d+)x1llc\.lock\.unbound\.cache\.hold_per_item', name)
+        m = re.fullmatch(rf'scale\.(\d+)x1llc\.{prefix}\.unbound\.cache\.hold_per_item', name)
         if m and a and b and a['median']:
             cpus = int(m.group(1))
             if best is None or cpus > best[0]:
-                best = (cpus, b['median'] / a['median'], name, a['median'], b['median'])
-    if best is None:
-        sys.exit(f'{path}: no scale.*x1llc.lock.unbound.cache.hold_per_item row '
-                 'with both sides: run make bench with the scale_lock scenario')
-    print(f'R = {best[4]:.0f} / {best[3]:.0f} insn = {best[1]:.3f}, from {best[2]} ({path})')
-    return best[1]
+                best = (cpus, b['median'] / a['median'], a['median'], b['median'], name)
+    return best[1:] if best else None
 
 
 def check(z, d):
@@ -115,20 +134,25 @@ def check(z, d):
     return abs(pred - pub) / pub
 
 
-def project(z, d, ratio, cpus_list, shard, smt):
+def project(z, d, ratio, cpus_list, shard, smt, also=()):
     """The table: items/s per LLC for stock's cache and cache_shard and
-    ours (cache and cache_shard, lock work scaled by RATIO)."""
+    ours (cache and cache_shard, lock work scaled by RATIO); ALSO, other
+    (R, what), adds a column of our cache_shard's over stock's with each."""
     d_ours = d * ratio
     print(f'\nitems/s per LLC (M), SMT {smt}, cache_shard_size {shard}, '
           f'our lock work per item {ratio:.3f}x stock\'s')
+    for r, what in also:
+        print(f'last column: the ratio with R = {r:.3f} ({what})')
     print(f'{"CPUs/LLC":>8} {"stock cache":>12} {"stock shard":>12} '
-          f'{"ours cache":>11} {"ours shard":>11} {"ours shard/stock shard":>23}')
+          f'{"ours cache":>11} {"ours shard":>11} {"ours shard/stock shard":>23}'
+          + ''.join(f' {"R " + format(r, ".3f"):>9}' for r, _ in also))
     for n in cpus_list:
         sizes = pods(n, shard, smt)
         sc, ss = mva(n, z, d), llc_throughput(sizes, z, d)
         oc, os_ = mva(n, z, d_ours), llc_throughput(sizes, z, d_ours)
         print(f'{n:>8} {sc / 1e6:>12.2f} {ss / 1e6:>12.2f} {oc / 1e6:>11.2f} '
-              f'{os_ / 1e6:>11.2f} {os_ / ss:>23.3f}')
+              f'{os_ / 1e6:>11.2f} {os_ / ss:>23.3f}'
+              + ''.join(f' {llc_throughput(sizes, z, d * r) / ss:>9.3f}' for r, _ in also))
 
 
 def main():
@@ -150,10 +174,13 @@ def main():
     err = check(z, d)
     if args.check:
         return 0 if err < 0.15 else 1
-    ratio = args.lock_work
-    if ratio is None:
-        ratio = lock_work_ratio(args.summary) if args.summary else 1.0
-    project(z, d, ratio, args.cpus, args.shard, args.smt)
+    if args.lock_work is not None:
+        ratios = [(args.lock_work, '--lock-work')]
+    elif args.summary:
+        ratios = lock_work_ratios(args.summary)
+    else:
+        ratios = [(1.0, 'stock\'s')]
+    project(z, d, ratios[0][0], args.cpus, args.shard, args.smt, ratios[1:])
     return 0
 
 

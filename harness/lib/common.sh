@@ -58,11 +58,27 @@ wq_layers() {
 # build folder of its own can share the first one's lock.
 BUILD_LOCK=${BUILD_LOCK:-$BUILD/.build.lock}
 kmake() {
-	local wq=$1 cfg=$2
+	local wq=$1 cfg=$2 mode=CCACHE_DIRECT=1
 	shift 2
 	mkdir -p "$(dirname "$BUILD_LOCK")"
-	flock "$BUILD_LOCK" make -C "$(treedir "$wq")" O="$(objdir "$wq" "$cfg")" ARCH=x86_64 \
+	# ccache's direct mode would not see a shadow header (install_shadows)
+	# in front of one an earlier compile used: hash the preprocessed code.
+	[ -d "$(objdir "$wq" "$cfg")/arch/x86/include/generated/linux" ] && mode=CCACHE_NODIRECT=1
+	env "$mode" flock "$BUILD_LOCK" make -C "$(treedir "$wq")" O="$(objdir "$wq" "$cfg")" ARCH=x86_64 \
 		CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" -s "$@"
+}
+
+# install_shadows OBJ FRAGMENT: put the "# shadow:" headers of
+# configs/FRAGMENT.config (configs/shadow/linux/x.h) in build directory
+# OBJ's arch/x86/include/generated/, which the compiler searches before
+# the source tree's include/, so that a configuration can change a
+# kernel header in both trees alike without touching either.
+install_shadows() {
+	local obj=$1 frag=$2 h
+	for h in $("$PYTHON" "$TOP/harness/lib/kconfig.py" shadow "$frag"); do
+		[ -f "$TOP/configs/shadow/$h" ] || die "configs/$frag.config: no configs/shadow/$h"
+		write_if_changed "$obj/arch/x86/include/generated/$h" < "$TOP/configs/shadow/$h"
+	done
 }
 
 # configure WQ CONFIG [FRAGMENT]: bring the .config of build directory
@@ -78,6 +94,7 @@ configure() {
 	obj=$(objdir "$wq" "$cfg")
 	mkdir -p "$obj"
 	"$PYTHON" "$TOP/harness/lib/kconfig.py" merge "$frag" | write_if_changed "$obj/fragment.config"
+	install_shadows "$obj" "$frag"
 	# The series tree changes its Kconfig files from patch to patch: configure
 	# it every time, and options that only a later patch adds may be missing.
 	if [ "$wq" != series ] && [ -f "$obj/.config" ] &&

@@ -7,11 +7,14 @@ on; they are merged first, in order, and later assignments win.  A line
 "# base: target..." names the kernel's own configuration targets to start
 from (e.g. defconfig kvm_guest.config) instead of allnoconfig.  A line "# guest-tools:
 prog..." names host programs the guest of that configuration needs in its
-initramfs (harness/lib/initramfs.sh copies them with their libraries).
+initramfs (harness/lib/initramfs.sh copies them with their libraries).  A
+line "# shadow: linux/x.h..." names headers of configs/shadow/ that the
+build puts in front of the kernel's own (configure in common.sh).
 
   kconfig.py merge NAME            print the merged fragment
   kconfig.py base NAME             print the base targets (none: allnoconfig)
   kconfig.py tools NAME            print the guest tools of NAME and its includes
+  kconfig.py shadow NAME           print the shadow headers of NAME and its includes
   kconfig.py check NAME DOTCONFIG  fail if .config misses any assignment
 """
 import os
@@ -82,12 +85,13 @@ def base_targets(name):
     return lines[-1] if lines else []
 
 
-def guest_tools(name):
-    """The "# guest-tools:" programs of fragment NAME and what it includes."""
-    tools = []
-    for words in headers(name, 'guest-tools'):
-        tools += [t for t in words if t not in tools]
-    return tools
+def words_of(name, key):
+    """The words of the "# KEY:" lines of fragment NAME and what it
+    includes, each once, in merge order."""
+    out = []
+    for words in headers(name, key):
+        out += [w for w in words if w not in out]
+    return out
 
 
 def format_assignment(sym, val):
@@ -118,8 +122,8 @@ def main(argv):
     if len(argv) == 3 and argv[1] == 'base':
         print(' '.join(base_targets(argv[2])))
         return 0
-    if len(argv) == 3 and argv[1] == 'tools':
-        print(' '.join(guest_tools(argv[2])))
+    if len(argv) == 3 and argv[1] in ('tools', 'shadow'):
+        print(' '.join(words_of(argv[2], 'guest-tools' if argv[1] == 'tools' else 'shadow')))
         return 0
     if len(argv) == 4 and argv[1] == 'check':
         return check(argv[2], argv[3])
