@@ -193,7 +193,7 @@ PROFILED = {'init'}
 # and its arguments after the bench's scale (quick or full).
 GUEST_PROGRAM = {'dmdelay': 'guest-dmdelay', 'scale_lock': 'guest-lockstat',
                  'scale_lock_lean': 'guest-lockstat'}
-GUEST_ARGS = {'scale_lock_lean': ' lock_lean'}
+GUEST_ARGS = {'scale_lock_lean': ['lock_lean']}
 # test_workqueue's command for a scenario of another name: the scale
 # scenario is per-call cost with one queuer, and the footprint.
 MODULE_CMD = {'scale': 'throughput footprint queuers=1'}
@@ -259,7 +259,7 @@ def guest_cmd(s, names):
     """The guest's /cmd running scenarios NAMES: test_workqueue's first,
     then each guest program."""
     module = ' '.join(MODULE_CMD.get(n, n) for n in names if n not in GUEST_PROGRAM)
-    cmds = [f'{GUEST_PROGRAM[n]} {s["scale"]}{GUEST_ARGS.get(n, "")}'
+    cmds = [' '.join([GUEST_PROGRAM[n], s['scale']] + GUEST_ARGS.get(n, []))
             for n in names if n in GUEST_PROGRAM]
     if module:
         wait = s['idle_wait_s'] if 'footprint' in module.split() else 0

@@ -94,6 +94,10 @@ def words_of(name, key):
     return out
 
 
+# The commands that print the words of a header line: command -> key.
+WORD_KEYS = {'tools': 'guest-tools', 'shadow': 'shadow'}
+
+
 def format_assignment(sym, val):
     return f'# {sym} is not set' if val == 'n' else f'{sym}={val}'
 
@@ -122,8 +126,8 @@ def main(argv):
     if len(argv) == 3 and argv[1] == 'base':
         print(' '.join(base_targets(argv[2])))
         return 0
-    if len(argv) == 3 and argv[1] in ('tools', 'shadow'):
-        print(' '.join(words_of(argv[2], 'guest-tools' if argv[1] == 'tools' else 'shadow')))
+    if len(argv) == 3 and argv[1] in WORD_KEYS:
+        print(' '.join(words_of(argv[2], WORD_KEYS[argv[1]])))
         return 0
     if len(argv) == 4 and argv[1] == 'check':
         return check(argv[2], argv[3])
