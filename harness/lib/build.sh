@@ -15,4 +15,5 @@ configure "$wq" "$cfg"
 say "building $wq-$cfg"
 start=$(date +%s)
 kmake "$wq" "$cfg" "$@"
+check_shadows "$(objdir "$wq" "$cfg")"
 say "built $wq-$cfg in $(( $(date +%s) - start ))s"

@@ -63,7 +63,7 @@ kmake() {
 	mkdir -p "$(dirname "$BUILD_LOCK")"
 	# ccache's direct mode would not see a shadow header (install_shadows)
 	# in front of one an earlier compile used: hash the preprocessed code.
-	[ -d "$(objdir "$wq" "$cfg")/arch/x86/include/generated/linux" ] && mode=CCACHE_NODIRECT=1
+	[ -s "$(objdir "$wq" "$cfg")/shadows" ] && mode=CCACHE_NODIRECT=1
 	env "$mode" flock "$BUILD_LOCK" make -C "$(treedir "$wq")" O="$(objdir "$wq" "$cfg")" ARCH=x86_64 \
 		CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" -s "$@"
 }
@@ -72,13 +72,33 @@ kmake() {
 # configs/FRAGMENT.config (configs/shadow/linux/x.h) in build directory
 # OBJ's arch/x86/include/generated/, which the compiler searches before
 # the source tree's include/, so that a configuration can change a
-# kernel header in both trees alike without touching either.
+# kernel header in both trees alike without touching either.  OBJ/shadows
+# lists them (kmake and check_shadows read it).
 install_shadows() {
 	local obj=$1 frag=$2 h
 	for h in $("$PYTHON" "$TOP/harness/lib/kconfig.py" shadow "$frag"); do
 		[ -f "$TOP/configs/shadow/$h" ] || die "configs/$frag.config: no configs/shadow/$h"
 		write_if_changed "$obj/arch/x86/include/generated/$h" < "$TOP/configs/shadow/$h"
-	done
+		echo "$h"
+	done | write_if_changed "$obj/shadows"
+}
+
+# check_shadows OBJ: fail if an object of build directory OBJ was built
+# from the kernel's own copy of one of its shadow headers without the
+# shadow: its Kbuild dependencies (.o.cmd) name include/H but not
+# generated/H, which the shadow's #include_next always brings in
+# together.  An object restored from a cache of a build without the
+# shadow looks like that.
+check_shadows() {
+	local obj=$1 h stale
+	[ -s "$obj/shadows" ] || return 0
+	while read -r h; do
+		stale=$(comm -23 \
+			<(grep -rlsF --include='.*.o.cmd' "include/$h" "$obj" | sort) \
+			<(grep -rlsF --include='.*.o.cmd' "generated/$h" "$obj" | sort) | wc -l)
+		[ "$stale" = 0 ] ||
+			die "${obj#"$BUILD"/}: $stale objects built without the shadow $h"
+	done < "$obj/shadows"
 }
 
 # configure WQ CONFIG [FRAGMENT]: bring the .config of build directory
