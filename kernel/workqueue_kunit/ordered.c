@@ -162,12 +162,19 @@ static void max_active_bounds_items_in_flight(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 2);
 }
 
+/*
+ * All items from one CPU, so from one node: an unbound workqueue's
+ * max_active is shared out per node, and every node may run min_active
+ * (here 3) at least, so items queued from two nodes may run 6 at once.
+ * WORK_CPU_UNBOUND would queue from whichever CPU the test thread is on
+ * at each call.
+ */
 static void unbound_max_active_bounds_items_in_flight(struct kunit *test)
 {
 	struct workqueue_struct *wq = wqk_wq_new(test, WQ_UNBOUND, 3);
 	struct wqk_tracker *t;
 
-	t = wqk_run_gated(test, wq, 8, WORK_CPU_UNBOUND, 3);
+	t = wqk_run_gated(test, wq, 8, raw_smp_processor_id(), 3);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->peak), 3);
 }
 
