@@ -7,7 +7,7 @@
 # CONFIG (default debug).  Any compiler warning or error fails.
 #
 # With --boot, each patch of the rework that changes the kernel (not only
-# tools/ or Documentation/) is also booted and tested as make test tests a
+# tools/, Documentation/ or files that no Makefile builds yet) is also booted and tested as make test tests a
 # kernel: the KUnit suites (a capability's suite skips before its patch),
 # the selftests and the load module, results in out/series/N-NAME/.  The
 # test layer's patches alone are stock 6.12 with its tests, which
@@ -25,8 +25,26 @@ log=$OUT/series-build.log
 mkdir -p "$OUT"
 : >"$log"
 
+# unbuilt FILE: whether FILE, a file of the series tree, is compiled into
+# nothing yet: a .c file whose object its directory's Makefile does not
+# name, or a private header that only such files include.  The core's
+# first patches add files that its last one hooks up.
+unbuilt() {
+	local tree dir base user
+	tree=$(treedir series)
+	dir=$(dirname "$1") base=$(basename "$1")
+	case $base in
+	*.c) ! grep -qw "${base%.c}\.o" "$tree/$dir/Makefile" ;;
+	*.h) [ ! -e "$SRC/$1" ] || return 1
+		for user in $(grep -l "#include \"$base\"" "$tree/$dir"/*.c); do
+			unbuilt "$dir/$(basename "$user")" || return 1
+		done ;;
+	*) return 1 ;;
+	esac
+}
+
 # changes_kernel ITEM...: whether a patch with these items changes the
-# kernel rather than only tools/ or Documentation/.
+# kernel rather than only tools/, Documentation/ or files not built yet.
 changes_kernel() {
 	local item path
 	for item in "$@"; do
@@ -36,7 +54,7 @@ changes_kernel() {
 				case $path in Documentation/*|tools/*) ;; *) return 0 ;; esac
 			done ;;
 		Documentation/*|tools/*) ;;
-		*) return 0 ;;
+		*) unbuilt "$item" || return 0 ;;
 		esac
 	done
 	return 1
