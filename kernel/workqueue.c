@@ -18,7 +18,10 @@
  * kernel/workqueue_lifecycle.c, unbound pools and attributes in
  * kernel/workqueue_unbound.c, state dumps and the watchdog in
  * kernel/workqueue_show.c, the sysfs interface in kernel/workqueue_sysfs.c.
- *
+ */
+
+#ifdef WQ_HAS_WAIT_PI
+/*
  * Map of this file:
  *   1. global state and parameters
  *   2. work->data: where an item is, or was
@@ -39,6 +42,28 @@
  *  14. introspection: current_work(), work_busy(), set_worker_desc(), ...
  *  15. helpers built on the API
  */
+#else
+/*
+ * Map of this file:
+ *   1. global state and parameters
+ *   2. work->data: where an item is, or was
+ *   3. debugobjects
+ *   4. concurrency accounting and waking workers
+ *   5. pools and workers: setting pools up, naming, creating (and the
+ *      faults tests inject there) and attaching workers, their CPU
+ *      binding across hotplug, idleness, culling, management
+ *   7. running items: process_one_work(), worker and rescuer threads
+ *      (and creating rescuers), BH
+ *   8. scheduler hooks
+ *   9. pool_workqueues: references, activation, node quotas, limits
+ *  10. flush colors, and items leaving their pwq
+ *  11. queueing
+ *  12. flushing: barriers, flush_work(), flush_workqueue(), draining
+ *  13. cancelling, disabling, enabling
+ *  14. introspection: current_work(), work_busy(), set_worker_desc(), ...
+ *  15. helpers built on the API
+ */
+#endif
 #include <linux/cpu.h>
 #include <linux/cpuset.h>
 #include <linux/debug_locks.h>
@@ -605,7 +630,9 @@ static struct worker *alloc_worker(int node)
 	INIT_LIST_HEAD(&worker->entry);
 	INIT_LIST_HEAD(&worker->scheduled);
 	INIT_LIST_HEAD(&worker->node);
+#ifdef WQ_HAS_WAIT_PI
 	INIT_LIST_HEAD(&worker->rank_node);
+#endif
 	/* not counted for concurrency until it starts processing */
 	worker->flags = WORKER_PREP;
 	return worker;
@@ -764,7 +791,9 @@ static void arm_idle_timer_locked(struct worker_pool *pool)
 		mod_timer(&pool->idle_timer, jiffies + IDLE_WORKER_TIMEOUT);
 }
 
+#ifdef WQ_HAS_WAIT_PI
 static bool worker_update_rank_locked(struct worker *worker);
+#endif
 
 /**
  * worker_enter_idle_locked - put a worker on its pool's idle list
@@ -780,9 +809,11 @@ static void worker_enter_idle_locked(struct worker *worker)
 	if (WARN_ON_ONCE((worker->flags & WORKER_IDLE) ||
 			 !list_empty(&worker->entry)))
 		return;
+#ifdef WQ_HAS_WAIT_PI
 	/* raised for an item another worker took (lend_to_waking_locked()) */
 	if (unlikely(worker->boosted))
 		WARN_ON_ONCE(worker_update_rank_locked(worker));
+#endif
 	/* LIFO: the most recently busy worker is woken first */
 	list_add(&worker->entry, &pool->idle_list);
 	worker->last_active = jiffies;
@@ -811,32 +842,32 @@ static void worker_leave_idle_locked(struct worker *worker)
 	list_del_init(&worker->entry);
 }
 
-/* Scheduling ranks: see section 6, priority inheritance on wait. */
 /*
  * A flush_workqueue() caller, waiting until flushed_seq reaches @seq
- * (section 10), and lending @rank to the workqueue's items meanwhile.
+ * (section 10).
  */
 struct flush_waiter {
 	struct list_head node;
 	unsigned long seq;
 	struct completion done;
+#ifdef WQ_HAS_WAIT_PI
+	/* lent to the workqueue's items meanwhile (section 6) */
 	int rank;
 	struct list_head lend_node;
+#endif
 };
 
-#define WQ_NO_RANK	(-1)
-
 /**
- * struct wq_barrier - a flush_work() barrier, and the loan of its waiter
+ * struct wq_barrier - a flush_work() barrier and its waiter
  * @work: queued right behind the awaited item (or first on the worker
  *	running it); running it lets the waiter go
  * @done: set when it ran; the waiter may return from then on
+ * @task: the waiting task (I)
+ * @pwq: the pwq the barrier is queued on, the awaited item's (I)
  * @raised: the waiter, itself a worker waiting here, was raised and is to
  *	pass the raise on to @target's worker (P of the waiter's pool)
- * @task: the waiting task (I)
  * @target: the awaited item (I)
  * @target_func: its function when the barrier was queued (I)
- * @pwq: the pwq the barrier is queued on, @target's (I)
  * @rank: the rank the waiter lends (P of @target's pool)
  * @ahead: @target waited behind max_active when the loan began: it goes to
  *	every item of @pwq that runs until the barrier does, as on an
@@ -849,15 +880,17 @@ struct flush_waiter {
 struct wq_barrier {
 	struct work_struct	work;
 	bool			done;
-	bool			raised;
 	struct task_struct	*task;
+	struct pool_workqueue	*pwq;
+#ifdef WQ_HAS_WAIT_PI
+	bool			raised;
 	struct work_struct	*target;
 	work_func_t		target_func;
-	struct pool_workqueue	*pwq;
 	int			rank;
 	bool			ahead;
 	bool			apply;
 	struct list_head	boost_node;
+#endif
 #ifdef WQ_HAS_HISTOGRAMS
 	u64			since;
 #endif
@@ -870,6 +903,13 @@ static bool work_is_barrier(struct work_struct *work)
 {
 	return work->func == wq_barrier_func;
 }
+
+/*
+ * Scheduling ranks: a priority as one number, nice 19..-20 as 0..39 and
+ * SCHED_FIFO or SCHED_RR priority p as 40 + p.
+ */
+#ifdef WQ_HAS_WAIT_PI
+#define WQ_NO_RANK	(-1)
 
 static int rank_of(int policy, int rt_priority, int nice)
 {
@@ -884,6 +924,7 @@ static int task_rank(struct task_struct *p)
 {
 	return rank_of(p->policy, p->rt_priority, task_nice(p));
 }
+#endif
 
 /* The rank a worker of @pool has of its own (a rescuer's may be higher). */
 static int pool_rank(struct worker_pool *pool)
@@ -907,8 +948,8 @@ static int worker_own_rank(struct worker *worker)
 /*
  * Give @task the scheduling of @rank: above NICE_WIDTH SCHED_RR if @rr
  * (the real-time class's own workers: equal-priority items take turns
- * once one of them hogs its CPU), else SCHED_FIFO (a loan: the lender's
- * policy); SCHED_NORMAL at the matching nice level below.
+ * once one of them hogs its CPU), else SCHED_FIFO; SCHED_NORMAL at the
+ * matching nice level below.
  *
  * Context: a task that is not %current: process context, no spinlock
  * held.  sched_setattr_nocheck() walks the rt_mutex chain of a task
@@ -930,6 +971,7 @@ static void task_set_rank(struct task_struct *task, int rank, bool rr)
 	WARN_ON_ONCE(sched_setattr_nocheck(task, &attr));
 }
 
+#ifdef WQ_HAS_WAIT_PI
 /*
  * Ranks decided under a pool lock for another task are applied after it
  * is dropped.  The decider (under P) writes the rank into the worker's
@@ -952,6 +994,9 @@ static struct worker *wq_rank_applying;		/* Q */
  * worker_set_rank - decide the rank of a worker's task
  * @worker: the worker
  * @rank: the rank
+ *
+ * Its own rank is SCHED_RR where it is real-time, a loan SCHED_FIFO (the
+ * lender's policy).
  *
  * Context: P of @worker's pool, or the worker itself (a rescuer between
  * pools, X).
@@ -1025,6 +1070,7 @@ void worker_forget_rank(struct worker *worker)
 	mutex_lock(&wq_rank_mutex);
 	mutex_unlock(&wq_rank_mutex);
 }
+#endif
 
 /*
  * Worker names and the faults of worker creation, for tests: the names
@@ -1253,7 +1299,9 @@ static void reap_dying_workers(struct list_head *dying)
 		kthread_stop(worker->task);
 		ida_free(&worker->pool->worker_ida, worker->id);
 		worker_detach_from_pool(worker);
+#ifdef WQ_HAS_WAIT_PI
 		worker_forget_rank(worker);
+#endif
 		put_task_struct(worker->task);
 		kfree(worker);
 	}
@@ -1522,6 +1570,7 @@ void __init init_cpu_pool(struct worker_pool *pool, int cpu, int index,
 	mutex_unlock(&wq_pool_mutex);
 }
 
+#ifdef WQ_HAS_WAIT_PI
 /* ------------------------------------------------------------------ */
 /* 6. priority inheritance on wait                                     */
 /* ------------------------------------------------------------------ */
@@ -1606,7 +1655,6 @@ static bool worker_update_rank_locked(struct worker *worker)
 	struct pool_workqueue *pwq = worker->current_pwq;
 	int rank = worker_own_rank(worker);
 	struct wq_barrier *barr;
-
 	bool apply, raised;
 
 	wq_assert_P(worker->pool);
@@ -1650,6 +1698,7 @@ static bool pwq_update_ranks_locked(struct pool_workqueue *pwq)
 			apply |= worker_update_rank_locked(worker);
 	return apply;
 }
+#endif
 
 /* ------------------------------------------------------------------ */
 /* 7. running items                                                    */
@@ -1780,6 +1829,7 @@ static void worker_begin_item_locked(struct worker *worker,
 	list_del_init(&work->entry);
 	if (unlikely(pwq->wq->flags & WQ_CPU_INTENSIVE))
 		worker_set_flags_locked(worker, WORKER_CPU_INTENSIVE);
+#ifdef WQ_HAS_WAIT_PI
 	/* waiters lend their priority to the item (section 6) */
 	if (unlikely(!list_empty(&pwq->boosters) || worker->boosted ||
 		     READ_ONCE(pwq->wq->nr_flush_lenders))) {
@@ -1792,6 +1842,7 @@ static void worker_begin_item_locked(struct worker *worker,
 		    READ_ONCE(pwq->wq->nr_flush_lenders))
 			WARN_ON_ONCE(worker_update_rank_locked(worker));
 	}
+#endif
 	pwq->stats[PWQ_STAT_STARTED]++;
 	/* the watchdog's sign of progress */
 	pool->watchdog_ts = jiffies;
@@ -1815,9 +1866,11 @@ static void worker_end_item_locked(struct worker *worker)
 	worker->current_pwq = NULL;
 	worker->current_at = 0;
 	worker->current_color = 0;
+#ifdef WQ_HAS_WAIT_PI
 	/* back to its own priority before it takes anything else */
 	if (unlikely(worker->boosted))
 		WARN_ON_ONCE(worker_update_rank_locked(worker));
+#endif
 }
 
 /*
@@ -1989,7 +2042,11 @@ static int worker_thread(void *arg)
 static void rescuer_set_rank(struct worker *rescuer, int rank)
 {
 	if (rescuer->rank != rank)
+#ifdef WQ_HAS_WAIT_PI
 		WARN_ON_ONCE(worker_set_rank(rescuer, rank));
+#else
+		task_set_rank(current, rank, true);
+#endif
 	rescuer->rank = rank;
 }
 
@@ -2010,9 +2067,13 @@ static struct work_struct *first_work_of_pwq_locked(struct pool_workqueue *pwq)
  * again, behind the requests of the workqueue's other pools, while the
  * pool still cannot make progress: one starved pool cannot keep the
  * rescuer from another (as 7.0's rescuer does).  An item waits on the
- * rescuer's scheduled list only while it runs, which the loan of a
- * waiter relies on (target_to_front_locked()).
+ * rescuer's scheduled list only while it runs.
  */
+#ifdef WQ_HAS_WAIT_PI
+/*
+ * The loan of a waiter relies on that (target_to_front_locked()).
+ */
+#endif
 static void rescue_pwq(struct worker *rescuer, struct pool_workqueue *pwq)
 {
 	struct worker_pool *pool = pwq->pool;
@@ -3398,6 +3459,7 @@ struct task_struct *wq_barrier_task(struct work_struct *work)
 	return container_of(work, struct wq_barrier, work)->task;
 }
 
+#ifdef WQ_HAS_WAIT_PI
 /*
  * An active pending item that a waiter lends a higher priority to starts
  * next: to the front of its pool's worklist, with the barriers linked
@@ -3524,6 +3586,7 @@ static void lend_raise(struct wq_barrier *barr)
 	if (apply)
 		wq_apply_ranks();
 }
+#endif
 
 /*
  * Queue @barr to run right after @target: first on @worker's scheduled
@@ -3548,15 +3611,17 @@ static void insert_wq_barrier_locked(struct pool_workqueue *pwq,
 			      pwq->wq->flags & WQ_BH ? &bh_key : &thr_key);
 	__set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(&barr->work));
 	barr->done = false;
-	barr->raised = false;
 	barr->task = current;
+	barr->pwq = pwq;
+#ifdef WQ_HAS_WAIT_PI
+	barr->raised = false;
 	barr->target = target;
 	barr->target_func = target->func;
-	barr->pwq = pwq;
 	barr->rank = lender_rank();
 	barr->ahead = false;
 	barr->apply = false;
 	INIT_LIST_HEAD(&barr->boost_node);
+#endif
 #ifdef WQ_HAS_HISTOGRAMS
 	barr->since = static_branch_likely(&wq_hist_on) ? wq_hist_clock() : 0;
 #endif
@@ -3575,7 +3640,9 @@ static void insert_wq_barrier_locked(struct pool_workqueue *pwq,
 	}
 	pwq->nr_in_flight[color]++;
 	insert_work_locked(pwq, &barr->work, head, flags | color_data(color));
+#ifdef WQ_HAS_WAIT_PI
 	barr->apply = lend_to_target_locked(barr, worker);
+#endif
 }
 
 /*
@@ -3709,6 +3776,7 @@ static bool insert_flush_barrier(struct wq_barrier *barr, struct work_struct *wo
 	return true;
 }
 
+#ifdef WQ_HAS_WAIT_PI
 /*
  * Note, under its pool's lock, the barrier a worker waits on (@barr), or
  * that it no longer waits (%NULL): a raise of its priority meanwhile is
@@ -3720,16 +3788,19 @@ static void worker_set_waiting(struct worker *worker, struct wq_barrier *barr)
 	worker->waiting = barr;
 	raw_spin_unlock_irq(&worker->pool->lock);
 }
+#endif
 
 /*
  * Wait for a barrier to run; a cancelled BH item may be waited for
- * atomically.  A worker that waits passes a raise of its own priority on
- * to the item it waits for.
+ * atomically.
  */
 static void wait_for_barrier(struct wq_barrier *barr, bool bh_atomic)
 {
+#ifdef WQ_HAS_WAIT_PI
+	/* a worker that waits passes a raise of its priority on to its item */
 	struct worker *self = current_wq_worker();
 
+#endif
 	if (bh_atomic) {
 		/* pairs with the release in wq_barrier_func() */
 		while (!smp_load_acquire(&barr->done)) {
@@ -3743,27 +3814,33 @@ static void wait_for_barrier(struct wq_barrier *barr, bool bh_atomic)
 		}
 		return;
 	}
+#ifdef WQ_HAS_WAIT_PI
 	if (self) {
 		worker_set_waiting(self, barr);
 		/* a raise that came before the worker was known to wait */
 		lend_raise(barr);
 	}
+#endif
 	for (;;) {
 		set_current_state(TASK_UNINTERRUPTIBLE);
 		/* pairs with the release in wq_barrier_func() */
 		if (smp_load_acquire(&barr->done))
 			break;
+#ifdef WQ_HAS_WAIT_PI
 		if (READ_ONCE(barr->raised)) {
 			__set_current_state(TASK_RUNNING);
 			WRITE_ONCE(barr->raised, false);
 			lend_raise(barr);
 			continue;
 		}
+#endif
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
+#ifdef WQ_HAS_WAIT_PI
 	if (self)
 		worker_set_waiting(self, NULL);
+#endif
 }
 
 static bool __flush_work(struct work_struct *work, bool from_cancel)
@@ -3778,9 +3855,11 @@ static bool __flush_work(struct work_struct *work, bool from_cancel)
 
 	if (!insert_flush_barrier(&barr, work, from_cancel))
 		return false;
+#ifdef WQ_HAS_WAIT_PI
 	/* never a BH item's barrier: those lend nothing, atomic or not */
 	if (barr.apply)
 		wq_apply_ranks();
+#endif
 	bh_atomic = from_cancel && (work_data(work) & WORK_OFFQ_BH) &&
 		    (!in_task() || irqs_disabled() || preempt_count());
 	wait_for_barrier(&barr, bh_atomic);
@@ -3842,6 +3921,7 @@ bool flush_rcu_work(struct rcu_work *rwork)
 }
 EXPORT_SYMBOL(flush_rcu_work);
 
+#ifdef WQ_HAS_WAIT_PI
 /*
  * The rank the caller lends to the items of @wq, or WQ_NO_RANK if it is
  * not above the priority of any of the workqueue's pools.
@@ -3901,6 +3981,7 @@ static void flush_lend(struct workqueue_struct *wq, struct flush_waiter *f,
 	if (apply)
 		wq_apply_ranks();
 }
+#endif
 
 /**
  * __flush_workqueue - wait for every item queued on a workqueue so far
@@ -3927,7 +4008,9 @@ void __flush_workqueue(struct workqueue_struct *wq)
 	check_flush_dependency(wq, NULL, false);
 
 	init_completion(&f.done);
+#ifdef WQ_HAS_WAIT_PI
 	flush_lend(wq, &f, true);
+#endif
 	do {
 		mutex_lock(&wq->mutex);
 		own = enqueue_flusher_locked(wq, &f);
@@ -3935,7 +4018,9 @@ void __flush_workqueue(struct workqueue_struct *wq)
 		wait_for_completion(&f.done);
 		reinit_completion(&f.done);
 	} while (!own);
+#ifdef WQ_HAS_WAIT_PI
 	flush_lend(wq, &f, false);
+#endif
 #ifdef WQ_HAS_HISTOGRAMS
 	wq_hist_flushed(wq, since);
 #endif

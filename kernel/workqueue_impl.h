@@ -46,10 +46,6 @@
  *  M  wq_mayday_lock (raw spinlock): rescue requests
  *  H  wq->hist->lock (raw spinlock): the worst-offender lists of a
  *     workqueue's histograms
- *  Q  wq_rank_lock (raw spinlock): scheduling ranks decided for workers
- *     other than %current, waiting to be applied (wq_rank_pending)
- *  G  wq_rank_mutex: one applier of ranks at a time; a worker it applies
- *     to is not freed meanwhile (reaping and stopping a rescuer take it)
  *  R  RCU (sched): pools looked up by ID, the list of workqueues, the pwq
  *     tables of workqueues
  *  T  no lock: atomic operations, or an object with its own (an ida, a
@@ -80,8 +76,7 @@
  *   (L is taken with and without the CPU hotplug lock: nothing under L
  *   may take it)
  *                                W  >  F      P  >  M      P  >  F
- *                                W  >  H      P  >  Q
- *   G is taken with no other workqueue lock held, and only Q under it.
+ *                                W  >  H
  *
  * Two pool locks are never held at once: moving work between pools drops
  * one lock before taking the other.
@@ -161,14 +156,6 @@
  *   the watchdog reads it with READ_ONCE(): a write it misses is one made
  *   at the moment of its check, after a whole threshold without progress.
  *
- * wq->nr_flush_lenders <- F:
- *
- *   worker_begin_item_locked() and wq_flush_rank() read it with
- *   READ_ONCE() under a pool's P only, to skip F when nobody lends.  A
- *   lender that joins after the read re-ranks every worker of the
- *   workqueue itself (flush_lend()), under each pool's P, so a worker that
- *   missed it is corrected before the lender sleeps.
- *
  * pwq->stats[] <- P:
  *
  *   the ticks of the pwq's workers add CPU time under data_race(): a
@@ -197,6 +184,29 @@
 #endif
 
 #include "workqueue_internal.h"
+
+#ifdef WQ_HAS_WAIT_PI
+/*
+ * Priority inheritance on wait (kernel/workqueue.c, section 6) adds two
+ * letters to the locking legend,
+ *
+ *  Q  wq_rank_lock (raw spinlock): scheduling ranks decided for workers
+ *     other than %current, waiting to be applied (wq_rank_pending)
+ *  G  wq_rank_mutex: one applier of ranks at a time; a worker it applies
+ *     to is not freed meanwhile (reaping and stopping a rescuer take it)
+ *
+ * which nest as P  >  Q, G taken with no other workqueue lock held and
+ * only Q under it, and one lockless read:
+ *
+ * wq->nr_flush_lenders <- F:
+ *
+ *   worker_begin_item_locked() and wq_flush_rank() read it with
+ *   READ_ONCE() under a pool's P only, to skip F when nobody lends.  A
+ *   lender that joins after the read re-ranks every worker of the
+ *   workqueue itself (flush_lend()), under each pool's P, so a worker that
+ *   missed it is corrected before the lender sleeps.
+ */
+#endif
 
 extern struct mutex wq_pool_mutex;
 extern struct mutex wq_pool_attach_mutex;
@@ -434,8 +444,10 @@ struct pool_workqueue {
 	int			max_active;
 	bool			plugged;
 	struct list_head	inactive_works;
+#ifdef WQ_HAS_WAIT_PI
 	struct list_head	boosters;
 	int			nr_raising;
+#endif
 	struct list_head	pending_node;
 	struct list_head	pwqs_node;
 	struct list_head	mayday_node;
@@ -529,8 +541,10 @@ struct workqueue_struct {
 	unsigned long		flushed_seq;
 	unsigned long		drained_colors;
 	struct list_head	flushers;
+#ifdef WQ_HAS_WAIT_PI
 	struct list_head	flush_lenders;
 	int			nr_flush_lenders;
+#endif
 	atomic_t		nr_pwqs_to_flush[NR_FLUSH_COLORS];
 	struct list_head	maydays;
 	struct worker		*rescuer;
@@ -668,7 +682,9 @@ int init_worker_pool(struct worker_pool *pool);
 int worker_pool_assign_id(struct worker_pool *pool);
 void init_cpu_pool(struct worker_pool *pool, int cpu, int index, bool bh);
 int init_rescuer(struct workqueue_struct *wq);
+#ifdef WQ_HAS_WAIT_PI
 void worker_forget_rank(struct worker *worker);
+#endif
 void put_pwq_unlocked(struct pool_workqueue *pwq);
 void link_pwq(struct pool_workqueue *pwq);
 void node_quota_unlist_locked(struct pool_workqueue *pwq);

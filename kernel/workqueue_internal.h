@@ -15,7 +15,9 @@
 
 struct worker_pool;
 struct pool_workqueue;
+#ifdef WQ_HAS_WAIT_PI
 struct wq_barrier;
+#endif
 
 /**
  * struct worker - one execution context of a worker pool
@@ -41,11 +43,11 @@ struct wq_barrier;
  * @desc_id: the name_id of the workqueue whose name @desc holds, 0 when
  *	set_worker_desc() wrote it (X)
  * @rescue_wq: the workqueue a rescuer serves, %NULL for normal workers (I)
- * @rank: the scheduling rank decided for its task, its own or lent by
- *	waiters of its item; the task has it, or gets it from
- *	wq_apply_ranks() (P; X for a rescuer between its pools)
- * @boosted: @rank is above the worker's own (P)
- * @rank_want: the rank to give the task when it is applied (Q)
+ * @rank: the scheduling rank decided for its task (P; X for a rescuer
+ *	between its pools)
+ * @boosted: @rank is above the worker's own, lent by waiters of its item (P)
+ * @rank_want: the rank to give the task when it is applied: a @rank
+ *	decided for another task, which gets it from wq_apply_ranks() (Q)
  * @rank_rr: @rank_want is the worker's own: SCHED_RR if real-time (Q)
  * @rank_node: on wq_rank_pending while @rank_want waits to be applied (Q)
  * @waiting: the flush_work() barrier the worker itself waits on, if any
@@ -84,11 +86,13 @@ struct worker {
 	u64			desc_id;
 	struct workqueue_struct	*rescue_wq;
 	int			rank;
+#ifdef WQ_HAS_WAIT_PI
 	bool			boosted;
 	int			rank_want;
 	bool			rank_rr;
 	struct list_head	rank_node;
 	struct wq_barrier	*waiting;
+#endif
 #ifdef WQ_HAS_HISTOGRAMS
 	unsigned int		hist_flags;
 	unsigned int		hist_weight;

@@ -309,7 +309,9 @@ struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,
 	pwq->wq = wq;
 	pwq->max_active = wq->max_active;
 	INIT_LIST_HEAD(&pwq->inactive_works);
+#ifdef WQ_HAS_WAIT_PI
 	INIT_LIST_HEAD(&pwq->boosters);
+#endif
 	INIT_LIST_HEAD(&pwq->pending_node);
 	INIT_LIST_HEAD(&pwq->pwqs_node);
 	INIT_LIST_HEAD(&pwq->mayday_node);
@@ -447,7 +449,9 @@ static void wq_init_fields(struct workqueue_struct *wq)
 {
 	struct list_head *lists[] = {
 		&wq->pwqs, &wq->list, &wq->maydays, &wq->flushers,
+#ifdef WQ_HAS_WAIT_PI
 		&wq->flush_lenders,
+#endif
 	};
 	int i;
 
@@ -659,7 +663,9 @@ static void stop_rescuer(struct workqueue_struct *wq)
 	raw_spin_unlock_irq(&wq_mayday_lock);
 	/* the rescuer serves the requests already made, then exits */
 	kthread_stop(rescuer->task);
+#ifdef WQ_HAS_WAIT_PI
 	worker_forget_rank(rescuer);
+#endif
 	kfree(rescuer);
 }
 

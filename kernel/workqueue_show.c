@@ -216,18 +216,21 @@ static void dump_pool(struct worker_pool *pool)
 		dump_add(" nice=%d", pool->attrs->nice);
 }
 
-/*
- * A worker by PID, "(RESCUER)" for a rescuer, and "(BOOSTED)" for one its
- * item's waiters lend their priority to (not 6.12's: it has no loans).
- */
+/* A worker by PID, and "(RESCUER)" for a rescuer. */
 static void dump_worker(struct worker *worker)
 {
 	if (worker->pool && (worker->pool->flags & POOL_BH))
 		dump_add("%s", bh_pool_name(worker->pool));
 	else
+#ifdef WQ_HAS_WAIT_PI
+		/* "(BOOSTED)", not 6.12's: its item's waiters lend it theirs */
 		dump_add("%d%s%s", worker->task ? task_pid_nr(worker->task) : -1,
 			 worker->rescue_wq ? "(RESCUER)" : "",
 			 worker->boosted ? "(BOOSTED)" : "");
+#else
+		dump_add("%d%s", worker->task ? task_pid_nr(worker->task) : -1,
+			 worker->rescue_wq ? "(RESCUER)" : "");
+#endif
 }
 
 /* A run of consecutive items with one function, not printed yet. */
