@@ -20,7 +20,6 @@
  * kernel/workqueue_show.c, the sysfs interface in kernel/workqueue_sysfs.c.
  */
 
-#ifdef WQ_HAS_WAIT_PI
 /*
  * Map of this file:
  *   1. global state and parameters
@@ -30,7 +29,7 @@
  *   5. pools and workers: setting pools up, naming, creating (and the
  *      faults tests inject there) and attaching workers, their CPU
  *      binding across hotplug, idleness, culling, management
- *   6. priority inheritance on wait: ranks, loans, applying them
+ *   6. priority inheritance on wait (WQ_HAS_WAIT_PI)
  *   7. running items: process_one_work(), worker and rescuer threads
  *      (and creating rescuers), BH
  *   8. scheduler hooks
@@ -42,28 +41,6 @@
  *  14. introspection: current_work(), work_busy(), set_worker_desc(), ...
  *  15. helpers built on the API
  */
-#else
-/*
- * Map of this file:
- *   1. global state and parameters
- *   2. work->data: where an item is, or was
- *   3. debugobjects
- *   4. concurrency accounting and waking workers
- *   5. pools and workers: setting pools up, naming, creating (and the
- *      faults tests inject there) and attaching workers, their CPU
- *      binding across hotplug, idleness, culling, management
- *   7. running items: process_one_work(), worker and rescuer threads
- *      (and creating rescuers), BH
- *   8. scheduler hooks
- *   9. pool_workqueues: references, activation, node quotas, limits
- *  10. flush colors, and items leaving their pwq
- *  11. queueing
- *  12. flushing: barriers, flush_work(), flush_workqueue(), draining
- *  13. cancelling, disabling, enabling
- *  14. introspection: current_work(), work_busy(), set_worker_desc(), ...
- *  15. helpers built on the API
- */
-#endif
 #include <linux/cpu.h>
 #include <linux/cpuset.h>
 #include <linux/debug_locks.h>

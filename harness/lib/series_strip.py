@@ -15,7 +15,9 @@ name are in: the lines of an enabled flag's branch are kept, without the
 #ifdef/#else/#endif lines (the patches never show them), those of a flag
 not yet in are dropped, and so are the kernel-doc lines of the struct
 members dropped with them; blank lines the cut runs together become one.
-Other preprocessor lines are left alone.  Any
+A comment line that ends in "(WQ_HAS_X)", such as
+a map's entry for X's section, is X's too: dropped before X, and kept
+without the tag from X on.  Other preprocessor lines are left alone.  Any
 other use of a flag (#if defined(...), #elif) is an error: this is not a
 preprocessor, only the cut of a series.
 """
@@ -23,6 +25,9 @@ import argparse
 import re
 import sys
 
+# A comment line that ends in "(WQ_HAS_X)" (a map's entry, say) belongs
+# to X, like the lines of an #ifdef that a comment cannot hold.
+TAGGED = re.compile(r'^(\s*(?:/\*|\*|//).*?)\s*\((WQ_HAS_\w+)\)\s*$')
 COND = re.compile(r'^\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b\s*(\w*)')
 DEFINE = re.compile(r'^\s*#\s*define\s+(\w+)')
 
@@ -65,6 +70,11 @@ def strip(lines, features, enabled, name):
                 if stack.pop()[0]:
                     continue
         if not keeping():
+            continue
+        t = TAGGED.match(line)
+        if t and t.group(2) in features:
+            if t.group(2) in enabled:
+                out.append(t.group(1) + '\n')
             continue
         d = DEFINE.match(line)
         if d and d.group(1) in features and d.group(1) not in enabled:
