@@ -31,7 +31,7 @@
  *      binding across hotplug, idleness, culling, management
  *   6. priority inheritance on wait (WQ_HAS_WAIT_PI)
  *   7. running items: process_one_work(), worker and rescuer threads
- *      (and creating rescuers), BH
+ *      (creating and stopping rescuers), BH
  *   8. scheduler hooks
  *   9. pool_workqueues: references, activation, node quotas, limits
  *  10. flush colors, and items leaving their pwq
@@ -1039,7 +1039,7 @@ static void wq_apply_ranks(void)
  *
  * Context: process context, may sleep; no workqueue lock held.
  */
-void worker_forget_rank(struct worker *worker)
+static void worker_forget_rank(struct worker *worker)
 {
 	scoped_guard(raw_spinlock_irq, &wq_rank_lock)
 		list_del_init(&worker->rank_node);
@@ -2176,6 +2176,30 @@ int init_rescuer(struct workqueue_struct *wq)
 	return -ENOMEM;
 }
 
+/**
+ * stop_rescuer - stop a workqueue's rescuer, if it has one
+ * @wq: the workqueue, being destroyed and drained
+ *
+ * Context: process context, may sleep.
+ */
+void stop_rescuer(struct workqueue_struct *wq)
+{
+	struct worker *rescuer = wq->rescuer;
+
+	if (!rescuer)
+		return;
+	/* no new mayday may wake it once it is being stopped (M) */
+	raw_spin_lock_irq(&wq_mayday_lock);
+	wq->rescuer = NULL;
+	raw_spin_unlock_irq(&wq_mayday_lock);
+	/* the rescuer serves the requests already made, then exits */
+	kthread_stop(rescuer->task);
+#ifdef WQ_HAS_WAIT_PI
+	worker_forget_rank(rescuer);
+#endif
+	kfree(rescuer);
+}
+
 /* Run a BH pool's items for a bounded time, then leave the rest. */
 static void bh_worker(struct worker_pool *pool)
 {
@@ -2468,6 +2492,34 @@ void put_pwq_unlocked(struct pool_workqueue *pwq)
 	raw_spin_lock_irqsave(&pwq->pool->lock, flags);
 	put_pwq_locked(pwq);
 	raw_spin_unlock_irqrestore(&pwq->pool->lock, flags);
+}
+
+/**
+ * put_wq_pwqs - drop the references of a workqueue's pwq table
+ * @wq: the workqueue, drained and unlisted
+ *
+ * The release of the last pwq frees @wq.  Old pwqs of attribute changes
+ * are released first.
+ *
+ * Context: process context, may sleep; takes wq->mutex (W).
+ */
+void put_wq_pwqs(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq;
+	int cpu;
+
+	if (pwq_release_worker)
+		kthread_flush_worker(pwq_release_worker);
+	mutex_lock(&wq->mutex);
+	for_each_possible_cpu(cpu) {
+		pwq = rcu_dereference_protected(*per_cpu_ptr(wq->cpu_pwq, cpu), true);
+		RCU_INIT_POINTER(*per_cpu_ptr(wq->cpu_pwq, cpu), NULL);
+		put_pwq_unlocked(pwq);
+	}
+	pwq = rcu_dereference_protected(wq->dfl_pwq, true);
+	RCU_INIT_POINTER(wq->dfl_pwq, NULL);
+	put_pwq_unlocked(pwq);
+	mutex_unlock(&wq->mutex);
 }
 
 /**
@@ -4066,6 +4118,36 @@ void drain_workqueue(struct workqueue_struct *wq)
 	} while (!drained);
 }
 EXPORT_SYMBOL_GPL(drain_workqueue);
+
+static bool pwq_busy_locked(struct pool_workqueue *pwq)
+{
+	wq_assert_P(pwq->pool);
+	return pwq->nr_active || !list_empty(&pwq->inactive_works) ||
+	       memchr_inv(pwq->nr_in_flight, 0, sizeof(pwq->nr_in_flight));
+}
+
+/**
+ * wq_busy_for_destroy - whether anything of a drained workqueue is in flight
+ * @wq: the workqueue, being destroyed
+ *
+ * A workqueue found busy is kept rather than freed under its items.
+ *
+ * Context: wq->mutex (W).
+ * Return: %true if a pwq still has active, inactive or in-flight items.
+ */
+bool wq_busy_for_destroy(struct workqueue_struct *wq)
+{
+	struct pool_workqueue *pwq;
+	bool busy = false;
+
+	wq_assert_W(wq);
+	for_each_pwq(pwq, wq) {
+		raw_spin_lock_irq(&pwq->pool->lock);
+		busy |= pwq_busy_locked(pwq);
+		raw_spin_unlock_irq(&pwq->pool->lock);
+	}
+	return busy;
+}
 
 /* ------------------------------------------------------------------ */
 /* 13. cancelling, disabling, enabling                                */

@@ -629,69 +629,6 @@ EXPORT_SYMBOL_GPL(alloc_workqueue_lockdep_map);
 /* 5. destroying workqueues                                           */
 /* ------------------------------------------------------------------ */
 
-static bool pwq_busy_locked(struct pool_workqueue *pwq)
-{
-	wq_assert_P(pwq->pool);
-	return pwq->nr_active || !list_empty(&pwq->inactive_works) ||
-	       memchr_inv(pwq->nr_in_flight, 0, sizeof(pwq->nr_in_flight));
-}
-
-/* Whether anything is still in flight; a workqueue found busy is kept. */
-static bool wq_busy_for_destroy(struct workqueue_struct *wq)
-{
-	struct pool_workqueue *pwq;
-	bool busy = false;
-
-	wq_assert_W(wq);
-	for_each_pwq(pwq, wq) {
-		raw_spin_lock_irq(&pwq->pool->lock);
-		busy |= pwq_busy_locked(pwq);
-		raw_spin_unlock_irq(&pwq->pool->lock);
-	}
-	return busy;
-}
-
-static void stop_rescuer(struct workqueue_struct *wq)
-{
-	struct worker *rescuer = wq->rescuer;
-
-	if (!rescuer)
-		return;
-	/* no new mayday may wake it once it is being stopped (M) */
-	raw_spin_lock_irq(&wq_mayday_lock);
-	wq->rescuer = NULL;
-	raw_spin_unlock_irq(&wq_mayday_lock);
-	/* the rescuer serves the requests already made, then exits */
-	kthread_stop(rescuer->task);
-#ifdef WQ_HAS_WAIT_PI
-	worker_forget_rank(rescuer);
-#endif
-	kfree(rescuer);
-}
-
-/*
- * Drop the references of the pwq table's entries; the release of the last
- * pwq frees @wq.  Old pwqs of attribute changes are released first.
- */
-static void put_wq_pwqs(struct workqueue_struct *wq)
-{
-	struct pool_workqueue *pwq;
-	int cpu;
-
-	if (pwq_release_worker)
-		kthread_flush_worker(pwq_release_worker);
-	mutex_lock(&wq->mutex);
-	for_each_possible_cpu(cpu) {
-		pwq = rcu_dereference_protected(*per_cpu_ptr(wq->cpu_pwq, cpu), true);
-		RCU_INIT_POINTER(*per_cpu_ptr(wq->cpu_pwq, cpu), NULL);
-		put_pwq_unlocked(pwq);
-	}
-	pwq = rcu_dereference_protected(wq->dfl_pwq, true);
-	RCU_INIT_POINTER(wq->dfl_pwq, NULL);
-	put_pwq_unlocked(pwq);
-	mutex_unlock(&wq->mutex);
-}
-
 /**
  * destroy_workqueue - drain a workqueue and free it
  * @wq: the workqueue
@@ -704,6 +641,8 @@ static void put_wq_pwqs(struct workqueue_struct *wq)
  */
 void destroy_workqueue(struct workqueue_struct *wq)
 {
+	bool busy;
+
 	wq_sysfs_unregister(wq);
 	mutex_lock(&wq->mutex);
 	wq->flags |= __WQ_DESTROYING;
@@ -714,19 +653,19 @@ void destroy_workqueue(struct workqueue_struct *wq)
 
 	mutex_lock(&wq_pool_mutex);
 	mutex_lock(&wq->mutex);
-	/* busy after draining: keep it, and say so in 6.12's words */
-	if (WARN_ON(wq_busy_for_destroy(wq))) {
-		pr_warn("%s: %s has the following busy pwq\n", __func__, wq->name);
-		mutex_unlock(&wq->mutex);
-		mutex_unlock(&wq_pool_mutex);
-		show_one_workqueue(wq);
-		return;
-	}
-	list_del_rcu(&wq->list);
+	busy = wq_busy_for_destroy(wq);
+	if (!busy)
+		list_del_rcu(&wq->list);
 	mutex_unlock(&wq->mutex);
 	mutex_unlock(&wq_pool_mutex);
 
-	put_wq_pwqs(wq);
+	if (!WARN_ON(busy)) {
+		put_wq_pwqs(wq);
+		return;
+	}
+	/* busy after draining: kept, and said so in 6.12's words */
+	pr_warn("%s: %s has the following busy pwq\n", __func__, wq->name);
+	show_one_workqueue(wq);
 }
 EXPORT_SYMBOL_GPL(destroy_workqueue);
 
