@@ -181,7 +181,7 @@ static unsigned long color_data(unsigned int color)
 	return (unsigned long)color << WORK_STRUCT_COLOR_SHIFT;
 }
 
-/* The flush color that closing number @seq + 1 closes (see section 9). */
+/* The flush color that closing number @seq + 1 closes (see section 10). */
 static unsigned int seq_color(unsigned long seq)
 {
 	return seq % NR_FLUSH_COLORS;
