@@ -2176,13 +2176,8 @@ int init_rescuer(struct workqueue_struct *wq)
 	return -ENOMEM;
 }
 
-/**
- * stop_rescuer - stop a workqueue's rescuer, if it has one
- * @wq: the workqueue, being destroyed and drained
- *
- * Context: process context, may sleep.
- */
-void stop_rescuer(struct workqueue_struct *wq)
+/* Stop @wq's rescuer, if it has one: @wq is drained for good. */
+static void stop_rescuer(struct workqueue_struct *wq)
 {
 	struct worker *rescuer = wq->rescuer;
 
@@ -4082,6 +4077,38 @@ static bool pwq_drained(struct pool_workqueue *pwq)
 	return drained;
 }
 
+/*
+ * Flush @wq until it is empty, with @mark (a __WQ_ flag that stays) set
+ * on it in the same hold of W that makes it a drainer.
+ */
+static void drain_marked(struct workqueue_struct *wq, unsigned int mark)
+{
+	unsigned int flushes = 0;
+	struct pool_workqueue *pwq;
+	bool drained;
+
+	mutex_lock(&wq->mutex);
+	if (!wq->nr_drainers++)
+		wq->flags |= __WQ_DRAINING;
+	wq->flags |= mark;
+	mutex_unlock(&wq->mutex);
+	do {
+		__flush_workqueue(wq);
+		drained = true;
+		mutex_lock(&wq->mutex);
+		for_each_pwq(pwq, wq)
+			drained &= pwq_drained(pwq);
+		if (drained && !--wq->nr_drainers)
+			wq->flags &= ~__WQ_DRAINING;
+		mutex_unlock(&wq->mutex);
+		/* 6.12's cadence and words: at 10 tries, then every 100 to 1000 */
+		if (!drained && (++flushes == 10 ||
+				 (flushes % 100 == 0 && flushes <= 1000)))
+			pr_warn("workqueue %s: drain_workqueue() isn't complete after %u tries\n",
+				wq->name, flushes);
+	} while (!drained);
+}
+
 /**
  * drain_workqueue - flush a workqueue until it is empty
  * @wq: the workqueue
@@ -4093,31 +4120,24 @@ static bool pwq_drained(struct pool_workqueue *pwq)
  */
 void drain_workqueue(struct workqueue_struct *wq)
 {
-	unsigned int flushes = 0;
-	struct pool_workqueue *pwq;
-	bool drained;
-
-	mutex_lock(&wq->mutex);
-	if (!wq->nr_drainers++)
-		wq->flags |= __WQ_DRAINING;
-	mutex_unlock(&wq->mutex);
-	do {
-		__flush_workqueue(wq);
-		drained = true;
-		mutex_lock(&wq->mutex);
-		for_each_pwq(pwq, wq)
-			drained &= pwq_drained(pwq);
-		if (drained && !--wq->nr_drainers)
-			wq->flags &= ~__WQ_DRAINING;
-		mutex_unlock(&wq->mutex);
-		/* 6.12's cadence: at 10 tries, then every 100 up to 1000 */
-		if (!drained && (++flushes == 10 ||
-				 (flushes % 100 == 0 && flushes <= 1000)))
-			pr_warn("workqueue %s: %s() isn't complete after %u tries\n",
-				wq->name, __func__, flushes);
-	} while (!drained);
+	drain_marked(wq, 0);
 }
 EXPORT_SYMBOL_GPL(drain_workqueue);
+
+/**
+ * retire_workqueue - drain a workqueue for good and stop its rescuer
+ * @wq: the workqueue, being destroyed
+ *
+ * From the moment it is a drainer, @wq is marked __WQ_DESTROYING: from
+ * then on only its own items may queue on it, for good.
+ *
+ * Context: process context, may sleep.
+ */
+void retire_workqueue(struct workqueue_struct *wq)
+{
+	drain_marked(wq, __WQ_DESTROYING);
+	stop_rescuer(wq);
+}
 
 static bool pwq_busy_locked(struct pool_workqueue *pwq)
 {

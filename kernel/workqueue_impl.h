@@ -682,7 +682,6 @@ int init_worker_pool(struct worker_pool *pool);
 int worker_pool_assign_id(struct worker_pool *pool);
 void init_cpu_pool(struct worker_pool *pool, int cpu, int index, bool bh);
 int init_rescuer(struct workqueue_struct *wq);
-void stop_rescuer(struct workqueue_struct *wq);
 void put_pwq_unlocked(struct pool_workqueue *pwq);
 void put_wq_pwqs(struct workqueue_struct *wq);
 void link_pwq(struct pool_workqueue *pwq);
@@ -694,6 +693,7 @@ void __queue_work(int req_cpu, struct workqueue_struct *wq,
 bool clear_pending_if_disabled(struct work_struct *work);
 bool claim_work(struct work_struct *work);
 struct task_struct *wq_barrier_task(struct work_struct *work);
+void retire_workqueue(struct workqueue_struct *wq);
 bool wq_busy_for_destroy(struct workqueue_struct *wq);
 int grab_pending(struct work_struct *work,
 		 bool (*stop_timer)(struct work_struct *work),

@@ -643,14 +643,9 @@ void destroy_workqueue(struct workqueue_struct *wq)
 {
 	bool busy;
 
+	/* out of sysfs first: a kept busy workqueue holds no name there */
 	wq_sysfs_unregister(wq);
-	mutex_lock(&wq->mutex);
-	wq->flags |= __WQ_DESTROYING;
-	mutex_unlock(&wq->mutex);
-
-	drain_workqueue(wq);
-	stop_rescuer(wq);
-
+	retire_workqueue(wq);
 	mutex_lock(&wq_pool_mutex);
 	mutex_lock(&wq->mutex);
 	busy = wq_busy_for_destroy(wq);
