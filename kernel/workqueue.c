@@ -82,6 +82,11 @@ DEFINE_RAW_SPINLOCK(wq_mayday_lock);
 
 LIST_HEAD(workqueues);
 DEFINE_IDR(worker_pool_idr);
+/*
+ * L: where unbound workers and items may run; kernel/workqueue_unbound.c
+ * sets it up and changes it.
+ */
+cpumask_var_t wq_unbound_cpumask;
 bool wq_online;
 bool workqueue_freezing;
 
@@ -112,6 +117,21 @@ module_param_named(cpu_intensive_warning_thresh, wq_cpu_intensive_warning_thresh
 
 static bool wq_debug_force_rr_cpu = IS_ENABLED(CONFIG_DEBUG_WQ_FORCE_RR_CPU);
 module_param_named(debug_force_rr_cpu, wq_debug_force_rr_cpu, bool, 0644);
+
+#ifdef WQ_HAS_HISTOGRAMS
+/*
+ * The histograms' call sites on the path of an item (workqueue_impl.h):
+ * empty until kernel/workqueue_hist.c installs its functions at boot, and
+ * for good with workqueue.histograms=0, which also turns the key off.
+ */
+DEFINE_STATIC_KEY_TRUE(wq_hist_on);
+DEFINE_STATIC_CALL_NULL(wq_hist_hook_sample, wq_hist_sample_fn);
+DEFINE_STATIC_CALL_NULL(wq_hist_hook_activated, wq_hist_pwq_fn);
+DEFINE_STATIC_CALL_NULL(wq_hist_hook_begin, wq_hist_begin_fn);
+DEFINE_STATIC_CALL_NULL(wq_hist_hook_end, wq_hist_end_fn);
+DEFINE_STATIC_CALL_NULL(wq_hist_hook_drop, wq_hist_pwq_fn);
+DEFINE_STATIC_CALL_NULL(wq_hist_hook_flush, wq_hist_flush_fn);
+#endif
 
 #ifdef WQ_HAS_RT_CLASS
 /*
@@ -1462,6 +1482,45 @@ static bool manage_workers_locked(struct worker *worker)
 }
 
 /**
+ * free_workqueue_attrs - free attributes
+ * @attrs: the attributes, or %NULL
+ *
+ * Context: any.
+ */
+void free_workqueue_attrs(struct workqueue_attrs *attrs)
+{
+	if (!attrs)
+		return;
+	free_cpumask_var(attrs->cpumask);
+	free_cpumask_var(attrs->__pod_cpumask);
+	kfree(attrs);
+}
+
+/**
+ * alloc_workqueue_attrs - allocate default attributes
+ *
+ * Nice 0, every possible CPU, the default affinity scope, not strict.
+ *
+ * Context: process context, may sleep.
+ * Return: the attributes, or %NULL.
+ */
+struct workqueue_attrs *alloc_workqueue_attrs(void)
+{
+	struct workqueue_attrs *attrs = kzalloc(sizeof(*attrs), GFP_KERNEL);
+
+	if (!attrs)
+		return NULL;
+	if (!alloc_cpumask_var(&attrs->cpumask, GFP_KERNEL) ||
+	    !alloc_cpumask_var(&attrs->__pod_cpumask, GFP_KERNEL)) {
+		free_workqueue_attrs(attrs);
+		return NULL;
+	}
+	cpumask_copy(attrs->cpumask, cpu_possible_mask);
+	attrs->affn_scope = WQ_AFFN_DFL;
+	return attrs;
+}
+
+/**
  * init_worker_pool - set up an empty pool
  * @pool: the pool
  *
@@ -2765,36 +2824,11 @@ bool pwq_activate_inactive_locked(struct pool_workqueue *pwq)
  *
  * Context: pool->lock (P); wq->mutex (W) keeps the limit stable.
  */
-static void pwq_set_max_active_locked(struct pool_workqueue *pwq)
+void pwq_set_max_active_locked(struct pool_workqueue *pwq)
 {
 	wq_assert_P(pwq->pool);
 	pwq->max_active = READ_ONCE(pwq->wq->max_active);
 	pwq_activate_inactive_locked(pwq);
-}
-
-/**
- * wq_refresh_limits - apply limits and freezing to a workqueue's pwqs
- * @wq: the workqueue
- *
- * Context: wq->mutex (W).
- */
-void wq_refresh_limits(struct workqueue_struct *wq)
-{
-	bool frozen = workqueue_freezing && (wq->flags & WQ_FREEZABLE);
-	struct pool_workqueue *pwq;
-
-	wq_assert_W(wq);
-	WRITE_ONCE(wq->max_active, frozen ? 0 : wq->saved_max_active);
-	WRITE_ONCE(wq->min_active, frozen ? 0 : wq->saved_min_active);
-	if (wq->flags & WQ_UNBOUND)
-		wq_update_node_max_active(wq);
-	for_each_pwq(pwq, wq) {
-		unsigned long irq_flags;
-
-		raw_spin_lock_irqsave(&pwq->pool->lock, irq_flags);
-		pwq_set_max_active_locked(pwq);
-		raw_spin_unlock_irqrestore(&pwq->pool->lock, irq_flags);
-	}
 }
 
 /*

@@ -68,8 +68,6 @@
 static bool wq_hist_enabled = true;
 module_param_named(histograms, wq_hist_enabled, bool, 0444);
 
-DEFINE_STATIC_KEY_TRUE(wq_hist_on);
-
 /* the blocks of pwqs and of workqueues, at their exact sizes */
 static struct kmem_cache *wq_hist_cache, *wq_hist_wq_cache;
 
@@ -125,20 +123,6 @@ int workqueue_hist_set_period(unsigned int period)
 }
 EXPORT_SYMBOL_GPL(workqueue_hist_set_period);
 
-/* Called by workqueue_init_early(), before the first workqueue. */
-void __init wq_hist_init(void)
-{
-	if (wq_hist_enabled) {
-		wq_hist_cache = KMEM_CACHE(wq_hist, 0);
-		wq_hist_wq_cache = KMEM_CACHE(wq_hist_wq, 0);
-		/* without them, no workqueue gets histograms: as if off */
-		if (!wq_hist_cache || !wq_hist_wq_cache)
-			wq_hist_enabled = false;
-	}
-	if (!wq_hist_enabled)
-		static_branch_disable(&wq_hist_on);
-}
-
 /* ------------------------------------------------------------------ */
 /* 2. sampling: the hooks on the path of an item                      */
 /* ------------------------------------------------------------------ */
@@ -148,18 +132,6 @@ enum {
 	WQ_HIST_SAMPLED		= 1 << 0,	/* the item is a sample */
 	WQ_HIST_ALLOC		= 1 << 1,	/* its pwq has no histograms yet */
 };
-
-/**
- * wq_hist_clock - the clock of the histograms
- *
- * Monotonic, safe in any context the item's path runs in.
- *
- * Return: nanoseconds since boot.
- */
-u64 wq_hist_clock(void)
-{
-	return ktime_get_mono_fast_ns();
-}
 
 /* Time from @from to @to, 0 if the clocks of two CPUs disagree. */
 static u64 wq_hist_since(u64 from, u64 to)
@@ -215,8 +187,8 @@ static bool wq_hist_due(struct pool_workqueue *pwq, u64 gap)
  *
  * Context: pool->lock (P).
  */
-void wq_hist_sample_locked(struct pool_workqueue *pwq, struct work_struct *work,
-			   bool active)
+static void wq_hist_sample_locked(struct pool_workqueue *pwq,
+				  struct work_struct *work, bool active)
 {
 	unsigned int items = pwq->hist_carry + pwq->hist_period;
 	u64 now;
@@ -248,7 +220,7 @@ void wq_hist_sample_locked(struct pool_workqueue *pwq, struct work_struct *work,
  *
  * Context: pool->lock (P).
  */
-void wq_hist_activated_locked(struct pool_workqueue *pwq)
+static void wq_hist_activated_locked(struct pool_workqueue *pwq)
 {
 	wq_assert_P(pwq->pool);
 	pwq->hist_active = wq_hist_clock();
@@ -271,7 +243,7 @@ static unsigned long wq_hist_switches(struct task_struct *task)
  *
  * Context: pool->lock (P).
  */
-void wq_hist_begin_locked(struct worker *worker, struct pool_workqueue *pwq)
+static void wq_hist_begin_locked(struct worker *worker, struct pool_workqueue *pwq)
 {
 	u64 now;
 
@@ -299,7 +271,7 @@ void wq_hist_begin_locked(struct worker *worker, struct pool_workqueue *pwq)
  *
  * Context: pool->lock (P).
  */
-void wq_hist_drop_locked(struct pool_workqueue *pwq)
+static void wq_hist_drop_locked(struct pool_workqueue *pwq)
 {
 	wq_assert_P(pwq->pool);
 	if (pwq->hist_weight)
@@ -353,8 +325,8 @@ static void wq_hist_count_locked(struct wq_hist *h, struct worker *worker,
  *
  * Context: process or softirq context, no lock held.
  */
-void wq_hist_end(struct worker *worker, struct pool_workqueue *pwq,
-		 work_func_t func, bool bh)
+static void wq_hist_end(struct worker *worker, struct pool_workqueue *pwq,
+			work_func_t func, bool bh)
 {
 	struct wq_hist_wq *wqh = pwq->wq->hist;
 	u64 run, cpu, latency;
@@ -385,18 +357,18 @@ void wq_hist_end(struct worker *worker, struct pool_workqueue *pwq,
 /* ------------------------------------------------------------------ */
 
 /**
- * wq_hist_flushed - a flusher of @wq waited since @start_ns
- * @wq: the workqueue, alive for the caller
+ * wq_hist_count_flush - a flusher of @wq waited since @start_ns
+ * @wq: the workqueue, alive for the caller, with histograms
  * @start_ns: wq_hist_clock() when the wait began
+ *
+ * Called by wq_hist_flushed().
  *
  * Context: any.
  */
-void wq_hist_flushed(struct workqueue_struct *wq, u64 start_ns)
+static void wq_hist_count_flush(struct workqueue_struct *wq, u64 start_ns)
 {
 	struct wq_hist_wq *wqh = wq->hist;
 
-	if (!static_branch_likely(&wq_hist_on) || !wqh)
-		return;
 	atomic64_inc(&wqh->flush[wq_hist_bucket(wq_hist_since(start_ns,
 							      wq_hist_clock()))]);
 }
@@ -442,6 +414,34 @@ static void wq_hist_offer(struct wq_hist_wq *wqh, struct wq_hist_top *top,
 /* ------------------------------------------------------------------ */
 /* 4. allocation and release                                          */
 /* ------------------------------------------------------------------ */
+
+/**
+ * wq_hist_init - set up the histograms and install their hooks
+ *
+ * Called by workqueue_init_early(), before the first workqueue.  With
+ * workqueue.histograms=0, or without the caches, the core's call sites
+ * stay empty and its key off.
+ */
+void __init wq_hist_init(void)
+{
+	if (wq_hist_enabled) {
+		wq_hist_cache = KMEM_CACHE(wq_hist, 0);
+		wq_hist_wq_cache = KMEM_CACHE(wq_hist_wq, 0);
+		/* without them, no workqueue gets histograms: as if off */
+		if (!wq_hist_cache || !wq_hist_wq_cache)
+			wq_hist_enabled = false;
+	}
+	if (!wq_hist_enabled) {
+		static_branch_disable(&wq_hist_on);
+		return;
+	}
+	static_call_update(wq_hist_hook_sample, wq_hist_sample_locked);
+	static_call_update(wq_hist_hook_activated, wq_hist_activated_locked);
+	static_call_update(wq_hist_hook_begin, wq_hist_begin_locked);
+	static_call_update(wq_hist_hook_end, wq_hist_end);
+	static_call_update(wq_hist_hook_drop, wq_hist_drop_locked);
+	static_call_update(wq_hist_hook_flush, wq_hist_count_flush);
+}
 
 /**
  * wq_hist_alloc_wq - give a new workqueue its histograms

@@ -11,7 +11,16 @@
  * kernel/workqueue_hist.c (the per-workqueue histograms),
  * and by the files of single capabilities that use only these.
  *
- * Only what more than one of these files uses is declared here.
+ * kernel/workqueue.c is the bottom: it calls none of the other files,
+ * and the histograms reach the item's path through call sites it owns
+ * (section 6).  workqueue_hist.c and workqueue_precise.c call only the
+ * core.  workqueue_lifecycle.c and workqueue_unbound.c are one floor
+ * above it and call each other (unbound tables of pwqs that lifecycle
+ * allocates and frees); show, sysfs and hist are called from there.
+ *
+ * Only what more than one of these files uses is declared here; what
+ * workqueue_unbound.c offers the files above it is declared in
+ * kernel/workqueue_unbound.h.
  *
  * Map of this file:
  *   1. locking legend, the global locks and their asserts
@@ -180,6 +189,8 @@
 #include <linux/rculist.h>
 #include <linux/workqueue.h>
 #ifdef WQ_HAS_HISTOGRAMS
+#include <linux/static_call.h>
+#include <linux/timekeeping.h>
 #include <linux/workqueue_hist.h>
 #endif
 
@@ -585,21 +596,12 @@ extern bool wq_online;					/* workers exist */
 extern bool workqueue_freezing;				/* L */
 extern unsigned long wq_cpu_intensive_thresh_us;
 extern struct kthread_worker *pwq_release_worker;	/* I */
+extern cpumask_var_t wq_unbound_cpumask;		/* L */
 DECLARE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_CPU_WORKER_POOLS],
 			       cpu_worker_pools);
 DECLARE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_STD_WORKER_POOLS],
 			       bh_worker_pools);
 
-/* kernel/workqueue_lifecycle.c */
-extern struct workqueue_attrs *unbound_std_wq_attrs[NR_STD_WORKER_POOLS];
-extern struct workqueue_attrs *ordered_wq_attrs[NR_STD_WORKER_POOLS];
-
-/* kernel/workqueue_unbound.c */
-extern cpumask_var_t wq_unbound_cpumask;		/* L */
-extern cpumask_var_t wq_requested_unbound_cpumask;	/* L */
-extern cpumask_var_t wq_isolated_cpumask;		/* L */
-extern enum wq_affn_scope wq_affn_dfl;
-extern const char * const wq_affn_names[WQ_AFFN_NR_TYPES];
 
 /* 5. Walking pools and pwqs */
 
@@ -687,7 +689,7 @@ void put_wq_pwqs(struct workqueue_struct *wq);
 void link_pwq(struct pool_workqueue *pwq);
 void node_quota_unlist_locked(struct pool_workqueue *pwq);
 bool pwq_activate_inactive_locked(struct pool_workqueue *pwq);
-void wq_refresh_limits(struct workqueue_struct *wq);
+void pwq_set_max_active_locked(struct pool_workqueue *pwq);
 void __queue_work(int req_cpu, struct workqueue_struct *wq,
 		  struct work_struct *work);
 bool clear_pending_if_disabled(struct work_struct *work);
@@ -708,44 +710,48 @@ struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,
 				 struct worker_pool *pool);
 void discard_pwq(struct pool_workqueue *pwq);
 
-/* kernel/workqueue_unbound.c */
-void wq_update_node_max_active(struct workqueue_struct *wq);
-void copy_workqueue_attrs(struct workqueue_attrs *to,
-			  const struct workqueue_attrs *from);
-void put_unbound_pool(struct worker_pool *pool);
-int alloc_unbound_pwqs(struct workqueue_struct *wq);
-int apply_workqueue_attrs_locked(struct workqueue_struct *wq,
-				 const struct workqueue_attrs *attrs);
-void wq_unbound_cpu_changed(int cpu, bool online);
-void wq_unbound_topology_init(void);
-void wq_init_pod_types_early(void);
-void wq_unbound_cpumask_init(void);
-int workqueue_apply_unbound_cpumask(const cpumask_var_t unbound_cpumask);
-int parse_affn_scope(const char *val);
-void apply_wqattrs_lock(void);
-void apply_wqattrs_unlock(void);
-
 /* kernel/workqueue_show.c */
 void wq_watchdog_init(void);
 
 #ifdef WQ_HAS_HISTOGRAMS
 /*
- * kernel/workqueue_hist.c: the hooks on the path of an item.  Each is one
- * test of a pwq or worker field the path has at hand: with histograms off
- * (workqueue.histograms=0) the countdown never runs out in practice (it
- * starts at UINT_MAX) and nothing else is ever set.
+ * The histograms' hooks on the path of an item.  The core owns the call
+ * sites and kernel/workqueue_hist.c installs its functions in them
+ * (wq_hist_init()), so the core calls nothing above it.  Each wrapper is
+ * one test of a pwq or worker field the path has at hand: with histograms
+ * off (workqueue.histograms=0) the countdown never runs out in practice
+ * (it starts at UINT_MAX), nothing else is ever set and the calls stay
+ * empty.
  */
 DECLARE_STATIC_KEY_TRUE(wq_hist_on);
 
-void wq_hist_sample_locked(struct pool_workqueue *pwq,
-			   struct work_struct *work, bool active);
-void wq_hist_activated_locked(struct pool_workqueue *pwq);
-void wq_hist_begin_locked(struct worker *worker, struct pool_workqueue *pwq);
-void wq_hist_end(struct worker *worker, struct pool_workqueue *pwq,
-		 work_func_t func, bool bh);
-void wq_hist_drop_locked(struct pool_workqueue *pwq);
-void wq_hist_flushed(struct workqueue_struct *wq, u64 start_ns);
-u64 wq_hist_clock(void);
+typedef void wq_hist_sample_fn(struct pool_workqueue *pwq,
+			       struct work_struct *work, bool active);
+typedef void wq_hist_pwq_fn(struct pool_workqueue *pwq);
+typedef void wq_hist_begin_fn(struct worker *worker,
+			      struct pool_workqueue *pwq);
+typedef void wq_hist_end_fn(struct worker *worker, struct pool_workqueue *pwq,
+			    work_func_t func, bool bh);
+typedef void wq_hist_flush_fn(struct workqueue_struct *wq, u64 start_ns);
+
+DECLARE_STATIC_CALL(wq_hist_hook_sample, wq_hist_sample_fn);
+DECLARE_STATIC_CALL(wq_hist_hook_activated, wq_hist_pwq_fn);
+DECLARE_STATIC_CALL(wq_hist_hook_begin, wq_hist_begin_fn);
+DECLARE_STATIC_CALL(wq_hist_hook_end, wq_hist_end_fn);
+DECLARE_STATIC_CALL(wq_hist_hook_drop, wq_hist_pwq_fn);
+DECLARE_STATIC_CALL(wq_hist_hook_flush, wq_hist_flush_fn);
+
+/**
+ * wq_hist_clock - the clock of the histograms
+ *
+ * Monotonic, safe in any context the item's path runs in.
+ *
+ * Return: nanoseconds since boot.
+ */
+static inline u64 wq_hist_clock(void)
+{
+	return ktime_get_mono_fast_ns();
+}
 
 /* An item was queued on @pwq: one sample every hist_period items.  P. */
 static __always_inline void wq_hist_queued_locked(struct pool_workqueue *pwq,
@@ -754,7 +760,7 @@ static __always_inline void wq_hist_queued_locked(struct pool_workqueue *pwq,
 {
 	wq_assert_P(pwq->pool);
 	if (unlikely(!--pwq->hist_countdown))
-		wq_hist_sample_locked(pwq, work, active);
+		static_call_cond(wq_hist_hook_sample)(pwq, work, active);
 }
 
 /* @work of @pwq moved from its inactive list to the pool's.  P. */
@@ -763,7 +769,7 @@ static __always_inline void wq_hist_activate_locked(struct pool_workqueue *pwq,
 {
 	wq_assert_P(pwq->pool);
 	if (unlikely(pwq->hist_work == work))
-		wq_hist_activated_locked(pwq);
+		static_call_cond(wq_hist_hook_activated)(pwq);
 }
 
 /* @worker takes @work of @pwq.  P. */
@@ -773,7 +779,7 @@ static __always_inline void wq_hist_start_locked(struct worker *worker,
 {
 	wq_assert_P(pwq->pool);
 	if (unlikely(pwq->hist_work == work))
-		wq_hist_begin_locked(worker, pwq);
+		static_call_cond(wq_hist_hook_begin)(worker, pwq);
 }
 
 /* @worker's function returned; no lock held. */
@@ -782,7 +788,7 @@ static __always_inline void wq_hist_done(struct worker *worker,
 					 work_func_t func, bool bh)
 {
 	if (unlikely(worker->hist_flags))
-		wq_hist_end(worker, pwq, func, bh);
+		static_call_cond(wq_hist_hook_end)(worker, pwq, func, bh);
 }
 
 /* @work of @pwq leaves its list without running (cancelled).  P. */
@@ -791,7 +797,14 @@ static __always_inline void wq_hist_unlink_locked(struct pool_workqueue *pwq,
 {
 	wq_assert_P(pwq->pool);
 	if (unlikely(pwq->hist_work == work))
-		wq_hist_drop_locked(pwq);
+		static_call_cond(wq_hist_hook_drop)(pwq);
+}
+
+/* A flusher of @wq waited from @start_ns (wq_hist_clock()) until now. */
+static inline void wq_hist_flushed(struct workqueue_struct *wq, u64 start_ns)
+{
+	if (static_branch_likely(&wq_hist_on) && wq->hist)
+		static_call_cond(wq_hist_hook_flush)(wq, start_ns);
 }
 
 /* kernel/workqueue_hist.c: the rest */

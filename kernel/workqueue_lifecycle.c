@@ -9,7 +9,7 @@
  * Locking letters are those of kernel/workqueue_impl.h.
  *
  * Map of this file:
- *   1. global state: standard attributes, system workqueues
+ *   1. global state: system workqueues
  *   2. what a workqueue owns: lockdep map, node quotas
  *   3. pool_workqueues: allocation and release
  *   4. creating workqueues
@@ -36,17 +36,15 @@
 #include <linux/topology.h>
 
 #include "workqueue_impl.h"
+#include "workqueue_unbound.h"
 
 /* parameters are workqueue.*, as those of kernel/workqueue.c */
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "workqueue."
 
 /* ------------------------------------------------------------------ */
-/* 1. global state: standard attributes, system workqueues            */
+/* 1. global state: system workqueues                                 */
 /* ------------------------------------------------------------------ */
-
-struct workqueue_attrs *unbound_std_wq_attrs[NR_STD_WORKER_POOLS];
-struct workqueue_attrs *ordered_wq_attrs[NR_STD_WORKER_POOLS];
 
 static struct kmem_cache *pwq_cache;
 
@@ -911,16 +909,6 @@ void thaw_workqueues(void)
 /* 9. initialisation                                                  */
 /* ------------------------------------------------------------------ */
 
-static struct workqueue_attrs __init *alloc_std_attrs(int nice, bool ordered)
-{
-	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
-
-	wq_boot_check(attrs, "standard attributes");
-	attrs->nice = nice;
-	attrs->ordered = ordered;
-	return attrs;
-}
-
 /* The system workqueues, with 6.12's names, flags and limits. */
 struct system_wq_def {
 	struct workqueue_struct **wq;
@@ -994,12 +982,7 @@ void __init workqueue_init_early(void)
 		init_cpu_pool(&per_cpu(cpu_worker_pools, cpu)[RT_WORKER_POOL], cpu,
 			      RT_WORKER_POOL, false);
 #endif
-	for (i = 0; i < NR_STD_WORKER_POOLS; i++) {
-		int nice = i ? HIGHPRI_NICE_LEVEL : 0;
-
-		unbound_std_wq_attrs[i] = alloc_std_attrs(nice, false);
-		ordered_wq_attrs[i] = alloc_std_attrs(nice, true);
-	}
+	wq_std_attrs_init();
 	create_system_workqueues();
 }
 

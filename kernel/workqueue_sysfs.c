@@ -29,6 +29,7 @@
 #endif
 
 #include "workqueue_impl.h"
+#include "workqueue_unbound.h"
 
 struct wq_device {
 	struct workqueue_struct	*wq;

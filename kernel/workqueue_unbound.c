@@ -17,7 +17,7 @@
  *   1. attributes
  *   2. pods
  *   3. unbound pools
- *   4. node quotas: their size
+ *   4. limits: node quotas, max_active of pwqs
  *   5. pwq tables: building, applying, CPU hotplug
  *   6. the unbound cpumask and parameters
  */
@@ -29,6 +29,7 @@
 #include <linux/topology.h>
 
 #include "workqueue_impl.h"
+#include "workqueue_unbound.h"
 #include "workqueue_test.h"
 
 /* parameters are workqueue.*, as those of kernel/workqueue.c */
@@ -64,7 +65,6 @@ enum wq_affn_scope wq_affn_dfl = WQ_AFFN_CACHE_SHARD;
 enum wq_affn_scope wq_affn_dfl = WQ_AFFN_CACHE;
 #endif
 
-cpumask_var_t wq_unbound_cpumask;		/* L: where unbound items may run */
 cpumask_var_t wq_requested_unbound_cpumask;	/* L: what was asked for */
 cpumask_var_t wq_isolated_cpumask;		/* L: excluded by cpusets */
 /*
@@ -118,43 +118,31 @@ module_param_cb(cache_shard_size, &wq_cache_shard_size_ops,
 /* 1. attributes                                                       */
 /* ------------------------------------------------------------------ */
 
-/**
- * free_workqueue_attrs - free attributes
- * @attrs: the attributes, or %NULL
- *
- * Context: any.
- */
-void free_workqueue_attrs(struct workqueue_attrs *attrs)
+/* the attributes of new unbound workqueues ([1]: WQ_HIGHPRI), and ordered ones */
+static struct workqueue_attrs *unbound_std_wq_attrs[NR_STD_WORKER_POOLS];
+static struct workqueue_attrs *ordered_wq_attrs[NR_STD_WORKER_POOLS];
+
+static struct workqueue_attrs __init *alloc_std_attrs(int nice, bool ordered)
 {
-	if (!attrs)
-		return;
-	free_cpumask_var(attrs->cpumask);
-	free_cpumask_var(attrs->__pod_cpumask);
-	kfree(attrs);
+	struct workqueue_attrs *attrs = alloc_workqueue_attrs();
+
+	wq_boot_check(attrs, "standard attributes");
+	attrs->nice = nice;
+	attrs->ordered = ordered;
+	return attrs;
 }
 
-/**
- * alloc_workqueue_attrs - allocate default attributes
- *
- * Nice 0, every possible CPU, the default affinity scope, not strict.
- *
- * Context: process context, may sleep.
- * Return: the attributes, or %NULL.
- */
-struct workqueue_attrs *alloc_workqueue_attrs(void)
+/* Called by workqueue_init_early(), before the system workqueues. */
+void __init wq_std_attrs_init(void)
 {
-	struct workqueue_attrs *attrs = kzalloc(sizeof(*attrs), GFP_KERNEL);
+	int i;
 
-	if (!attrs)
-		return NULL;
-	if (!alloc_cpumask_var(&attrs->cpumask, GFP_KERNEL) ||
-	    !alloc_cpumask_var(&attrs->__pod_cpumask, GFP_KERNEL)) {
-		free_workqueue_attrs(attrs);
-		return NULL;
+	for (i = 0; i < NR_STD_WORKER_POOLS; i++) {
+		int nice = i ? HIGHPRI_NICE_LEVEL : 0;
+
+		unbound_std_wq_attrs[i] = alloc_std_attrs(nice, false);
+		ordered_wq_attrs[i] = alloc_std_attrs(nice, true);
 	}
-	cpumask_copy(attrs->cpumask, cpu_possible_mask);
-	attrs->affn_scope = WQ_AFFN_DFL;
-	return attrs;
 }
 
 static void copy_attr_masks(struct workqueue_attrs *to,
@@ -506,7 +494,7 @@ void put_unbound_pool(struct worker_pool *pool)
 }
 
 /* ------------------------------------------------------------------ */
-/* 4. node quotas: their size                                         */
+/* 4. limits: node quotas, max_active of pwqs                         */
 /* ------------------------------------------------------------------ */
 
 /*
@@ -548,7 +536,7 @@ static int node_online_cpus(const struct cpumask *mask, int node)
  *
  * Context: wq->mutex (W).
  */
-void wq_update_node_max_active(struct workqueue_struct *wq)
+static void wq_update_node_max_active(struct workqueue_struct *wq)
 {
 	int max = READ_ONCE(wq->max_active), min = READ_ONCE(wq->min_active);
 	const struct cpumask *mask;
@@ -566,6 +554,31 @@ void wq_update_node_max_active(struct workqueue_struct *wq)
 		WRITE_ONCE(wq_node_nr_active(wq, node)->max, clamp(quota, min, max));
 	}
 	WRITE_ONCE(wq_node_nr_active(wq, NUMA_NO_NODE)->max, max);
+}
+
+/**
+ * wq_refresh_limits - apply limits and freezing to a workqueue's pwqs
+ * @wq: the workqueue
+ *
+ * Context: wq->mutex (W).
+ */
+void wq_refresh_limits(struct workqueue_struct *wq)
+{
+	bool frozen = workqueue_freezing && (wq->flags & WQ_FREEZABLE);
+	struct pool_workqueue *pwq;
+
+	wq_assert_W(wq);
+	WRITE_ONCE(wq->max_active, frozen ? 0 : wq->saved_max_active);
+	WRITE_ONCE(wq->min_active, frozen ? 0 : wq->saved_min_active);
+	if (wq->flags & WQ_UNBOUND)
+		wq_update_node_max_active(wq);
+	for_each_pwq(pwq, wq) {
+		unsigned long irq_flags;
+
+		raw_spin_lock_irqsave(&pwq->pool->lock, irq_flags);
+		pwq_set_max_active_locked(pwq);
+		raw_spin_unlock_irqrestore(&pwq->pool->lock, irq_flags);
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -791,7 +804,7 @@ static inline void wq_table_switch_pause(struct workqueue_struct *wq, int cpu) {
 static void install_wq_table(struct workqueue_struct *wq, struct wq_table *t,
 			     const struct workqueue_attrs *requested)
 {
-	bool plug = wq_is_ordered(wq) && !list_empty(&wq->pwqs);
+	bool plug = t->attrs->ordered && !list_empty(&wq->pwqs);
 	struct pool_workqueue *pwq, *tmp;
 	int cpu;
 
