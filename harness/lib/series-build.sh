@@ -44,14 +44,18 @@ unbuilt() {
 }
 
 # changes_kernel ITEM...: whether a patch with these items changes the
-# kernel rather than only tools/, Documentation/ or files not built yet.
+# kernel rather than only tools/, Documentation/, MAINTAINERS or files not
+# built yet.
 changes_kernel() {
 	local item path
 	for item in "$@"; do
 		case $item in
 		+*) return 0 ;;
 		*.diff|*.patch) for path in $(diff_paths "$TOP/$item"); do
-				case $path in Documentation/*|tools/*) ;; *) return 0 ;; esac
+				case $path in
+				Documentation/*|tools/*|MAINTAINERS) ;;
+				*) return 0 ;;
+				esac
 			done ;;
 		Documentation/*|tools/*) ;;
 		*) unbuilt "$item" || return 0 ;;
