@@ -358,10 +358,10 @@ static void wq_hist_end(struct worker *worker, struct pool_workqueue *pwq,
 
 /**
  * wq_hist_count_flush - a flusher of @wq waited since @start_ns
- * @wq: the workqueue, alive for the caller, with histograms
+ * @wq: the workqueue, alive for the caller
  * @start_ns: wq_hist_clock() when the wait began
  *
- * Called by wq_hist_flushed().
+ * Called by wq_hist_flushed(), installed only with histograms on.
  *
  * Context: any.
  */
@@ -369,6 +369,8 @@ static void wq_hist_count_flush(struct workqueue_struct *wq, u64 start_ns)
 {
 	struct wq_hist_wq *wqh = wq->hist;
 
+	if (!wqh)
+		return;
 	atomic64_inc(&wqh->flush[wq_hist_bucket(wq_hist_since(start_ns,
 							      wq_hist_clock()))]);
 }

@@ -602,7 +602,6 @@ DECLARE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_CPU_WORKER_POOLS],
 DECLARE_PER_CPU_SHARED_ALIGNED(struct worker_pool [NR_STD_WORKER_POOLS],
 			       bh_worker_pools);
 
-
 /* 5. Walking pools and pwqs */
 
 /* Walk every pool (per-CPU, BH and unbound); needs L or RCU. */
@@ -803,8 +802,7 @@ static __always_inline void wq_hist_unlink_locked(struct pool_workqueue *pwq,
 /* A flusher of @wq waited from @start_ns (wq_hist_clock()) until now. */
 static inline void wq_hist_flushed(struct workqueue_struct *wq, u64 start_ns)
 {
-	if (static_branch_likely(&wq_hist_on) && wq->hist)
-		static_call_cond(wq_hist_hook_flush)(wq, start_ns);
+	static_call_cond(wq_hist_hook_flush)(wq, start_ns);
 }
 
 /* kernel/workqueue_hist.c: the rest */
