@@ -13,11 +13,13 @@
  *
  * This file is the path of an item, from queueing to completion, and what
  * that path needs.  The locking legend, the nesting chart and the
- * structures are in kernel/workqueue_impl.h.  Creating and destroying
- * workqueues and pwqs, CPU hotplug, the freezer and boot live in
- * kernel/workqueue_lifecycle.c, unbound pools and attributes in
- * kernel/workqueue_unbound.c, state dumps and the watchdog in
- * kernel/workqueue_show.c, the sysfs interface in kernel/workqueue_sysfs.c.
+ * structures are in kernel/workqueue_impl.h.  Allocating and freeing
+ * pwqs and what else a workqueue owns lives in kernel/workqueue_pwq.c,
+ * unbound pools, attributes and limits in kernel/workqueue_unbound.c,
+ * state dumps and the watchdog in kernel/workqueue_show.c, the sysfs
+ * interface in kernel/workqueue_sysfs.c, and creating and destroying
+ * workqueues, CPU hotplug, the freezer and boot in
+ * kernel/workqueue_lifecycle.c.
  */
 
 /*
@@ -1310,7 +1312,7 @@ static void reap_dying_workers(struct list_head *dying)
  *
  * Context: process context, wq_pool_mutex (L).
  */
-void retire_pool_workers(struct worker_pool *pool)
+static void retire_pool_workers(struct worker_pool *pool)
 {
 	struct worker *worker, *tmp;
 	LIST_HEAD(dying);
@@ -1332,6 +1334,41 @@ void retire_pool_workers(struct worker_pool *pool)
 	raw_spin_unlock_irq(&pool->lock);
 	reap_dying_workers(&dying);
 	wait_event(wq_detach_wait, list_empty_careful(&pool->workers));
+}
+
+static void rcu_free_pool(struct rcu_head *rcu)
+{
+	struct worker_pool *pool = container_of(rcu, struct worker_pool, rcu);
+
+	ida_destroy(&pool->worker_ida);
+	free_workqueue_attrs(pool->attrs);
+	kfree(pool);
+}
+
+/**
+ * put_unbound_pool - drop a reference to an unbound pool
+ * @pool: the pool
+ *
+ * The last reference ends its workers and frees it after RCU.
+ *
+ * Context: wq_pool_mutex (L), may sleep.
+ */
+void put_unbound_pool(struct worker_pool *pool)
+{
+	wq_assert_L();
+	if (--pool->refcnt)
+		return;
+	if (WARN_ON_ONCE(pool->cpu >= 0) ||
+	    WARN_ON_ONCE(!list_empty(&pool->worklist)))
+		return;
+	idr_remove(&worker_pool_idr, pool->id);
+	/* out of workqueue_unbound.c's table of shared pools */
+	hash_del(&pool->hash_node);
+	retire_pool_workers(pool);
+	timer_delete_sync(&pool->idle_timer);
+	cancel_work_sync(&pool->idle_cull_work);
+	timer_delete_sync(&pool->mayday_timer);
+	call_rcu(&pool->rcu, rcu_free_pool);
 }
 
 /* The idle worker that has been idle longest (the list is LIFO). */

@@ -3,20 +3,27 @@
  * Private declarations of the workqueue implementation, shared by
  * kernel/workqueue.c (pools, workers, activation and node quotas,
  * queueing, flushing, cancelling),
- * kernel/workqueue_lifecycle.c (creating and destroying workqueues and
- * pwqs, CPU hotplug, the freezer, boot),
- * kernel/workqueue_unbound.c (pods, unbound pools and attributes),
+ * kernel/workqueue_pwq.c (what a workqueue owns: pwqs, node quotas,
+ * lockdep map; allocating and freeing them),
+ * kernel/workqueue_unbound.c (pods, unbound pools and attributes, the
+ * limits of every workqueue),
+ * kernel/workqueue_lifecycle.c (creating and destroying workqueues, CPU
+ * hotplug, the freezer, boot),
  * kernel/workqueue_show.c (state dumps, watchdog, debugfs),
  * kernel/workqueue_sysfs.c (the sysfs ABI) and
  * kernel/workqueue_hist.c (the per-workqueue histograms),
  * and by the files of single capabilities that use only these.
  *
- * kernel/workqueue.c is the bottom: it calls none of the other files,
- * and the histograms reach the item's path through call sites it owns
- * (section 6).  workqueue_hist.c and workqueue_precise.c call only the
- * core.  workqueue_lifecycle.c and workqueue_unbound.c are one floor
- * above it and call each other (unbound tables of pwqs that lifecycle
- * allocates and frees); show, sysfs and hist are called from there.
+ * Calls go down this list of floors, never up or back:
+ *
+ *   1. kernel/workqueue.c, the bottom: it calls none of the other files,
+ *      and the histograms reach the item's path through call sites it
+ *      owns (section 6);
+ *   2. workqueue_hist.c and workqueue_precise.c, which call only the core;
+ *   3. workqueue_pwq.c, which calls the core and the histograms;
+ *   4. workqueue_unbound.c, whose pwq tables allocate pwqs;
+ *   5. workqueue_show.c and workqueue_sysfs.c;
+ *   6. workqueue_lifecycle.c, the top, which calls them all.
  *
  * Only what more than one of these files uses is declared here; what
  * workqueue_unbound.c offers the files above it is declared in
@@ -678,7 +685,7 @@ int format_worker_id(char *buf, size_t size, struct worker *worker,
 void wq_faults_debugfs_init(struct dentry *dir);
 int create_worker(struct worker_pool *pool);
 int populate_pool(struct worker_pool *pool);
-void retire_pool_workers(struct worker_pool *pool);
+void put_unbound_pool(struct worker_pool *pool);
 int init_worker_pool(struct worker_pool *pool);
 int worker_pool_assign_id(struct worker_pool *pool);
 void init_cpu_pool(struct worker_pool *pool, int cpu, int index, bool bh);
@@ -704,7 +711,11 @@ bool __cancel_work(struct work_struct *work,
 bool __cancel_work_sync(struct work_struct *work,
 			bool (*stop_timer)(struct work_struct *work), bool disable);
 
-/* kernel/workqueue_lifecycle.c */
+/* kernel/workqueue_pwq.c */
+void wq_init_lockdep(struct workqueue_struct *wq, struct lockdep_map *map);
+int wq_alloc_node_nr_active(struct workqueue_struct *wq);
+void discard_wq(struct workqueue_struct *wq);
+void wq_pwq_cache_init(void);
 struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,
 				 struct worker_pool *pool);
 void discard_pwq(struct pool_workqueue *pwq);

@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The life of workqueues and of their pool_workqueues, and of the
- * workqueue code itself: creating and destroying workqueues, allocating
- * and releasing pwqs, the limits a user sets, CPU hotplug, the freezer and
- * the boot stages.  None of it runs on the path of an item; the hot path
- * (queueing, activation, running, flushing) is kernel/workqueue.c.
+ * The life of workqueues and of the workqueue code itself: creating and
+ * destroying workqueues, CPU hotplug, the freezer and the boot stages.
+ * None of it runs on the path of an item; the hot path (queueing,
+ * activation, running, flushing) is kernel/workqueue.c.  What a workqueue
+ * owns (its pwqs, node quotas and lockdep map) is allocated and freed by
+ * kernel/workqueue_pwq.c, and its limits are set in
+ * kernel/workqueue_unbound.c.  This is the top of the implementation: no
+ * other file of it calls this one.
  *
  * Locking letters are those of kernel/workqueue_impl.h.
  *
  * Map of this file:
  *   1. global state: system workqueues
- *   2. what a workqueue owns: lockdep map, node quotas
- *   3. pool_workqueues: allocation and release
- *   4. creating workqueues
- *   5. destroying workqueues
- *   6. max_active and min_active
- *   7. CPU hotplug
- *   8. the freezer
- *   9. initialisation
+ *   2. creating workqueues
+ *   3. destroying workqueues
+ *   4. CPU hotplug
+ *   5. the freezer
+ *   6. initialisation
  */
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
@@ -45,8 +45,6 @@
 /* ------------------------------------------------------------------ */
 /* 1. global state: system workqueues                                 */
 /* ------------------------------------------------------------------ */
-
-static struct kmem_cache *pwq_cache;
 
 static bool wq_power_efficient = IS_ENABLED(CONFIG_WQ_POWER_EFFICIENT_DEFAULT);
 module_param_named(power_efficient, wq_power_efficient, bool, 0444);
@@ -92,248 +90,9 @@ SYSTEM_WQ(bh_highpri_wq);
 EXPORT_SYMBOL_GPL(system_bh_highpri_wq);
 
 /* ------------------------------------------------------------------ */
-/* 2. what a workqueue owns: lockdep map, node quotas                 */
+/* 2. creating workqueues                                             */
 /* ------------------------------------------------------------------ */
 
-#ifdef CONFIG_LOCKDEP
-/*
- * The map flushes of @wq are annotated with: @map if the caller brought
- * one, else a map of its own.  Set before anything can flush or drain the
- * workqueue, the error paths of its creation included.
- */
-static void wq_init_lockdep(struct workqueue_struct *wq, struct lockdep_map *map)
-{
-	char *name;
-
-	if (map) {
-		wq->lockdep_map = map;
-		return;
-	}
-	lockdep_register_key(&wq->key);
-	name = kasprintf(GFP_KERNEL, "(wq_completion)%s", wq->name);
-	wq->lockdep_name = name ?: wq->name;
-	lockdep_init_map(&wq->__lockdep_map, wq->lockdep_name, &wq->key, 0);
-	wq->lockdep_map = &wq->__lockdep_map;
-}
-
-static void wq_unregister_lockdep(struct workqueue_struct *wq)
-{
-	if (wq->lockdep_map == &wq->__lockdep_map)
-		lockdep_unregister_key(&wq->key);
-}
-
-static void wq_free_lockdep_name(struct workqueue_struct *wq)
-{
-	if (wq->lockdep_name != wq->name)
-		kfree(wq->lockdep_name);
-}
-#else
-static void wq_init_lockdep(struct workqueue_struct *wq, struct lockdep_map *map) { }
-static void wq_unregister_lockdep(struct workqueue_struct *wq) { }
-static void wq_free_lockdep_name(struct workqueue_struct *wq) { }
-#endif
-
-/**
- * wq_alloc_node_nr_active - allocate the per-node quotas of @wq
- * @wq: a new unbound workqueue
- *
- * Return: 0, or -ENOMEM.
- */
-static int wq_alloc_node_nr_active(struct workqueue_struct *wq)
-{
-	int node;
-
-	for (node = 0; node <= nr_node_ids; node++) {
-		struct wq_node_nr_active *nna;
-
-		nna = kzalloc_node(sizeof(*nna), GFP_KERNEL,
-				   node < nr_node_ids ? node : NUMA_NO_NODE);
-		if (!nna)
-			return -ENOMEM;
-		/* until the topology is known (and for ordered ones, always) */
-		nna->max = wq->max_active;
-		raw_spin_lock_init(&nna->lock);
-		INIT_LIST_HEAD(&nna->pending_pwqs);
-		wq->node_nr_active[node] = nna;
-	}
-	return 0;
-}
-
-/**
- * wq_free_node_nr_active - free the per-node quotas of @wq
- * @wq: the workqueue
- */
-static void wq_free_node_nr_active(struct workqueue_struct *wq)
-{
-	int node;
-
-	for (node = 0; node <= nr_node_ids; node++)
-		kfree(wq->node_nr_active[node]);
-}
-
-/* ------------------------------------------------------------------ */
-/* 3. pool_workqueues: allocation and release                         */
-/* ------------------------------------------------------------------ */
-
-/**
- * discard_pwq - free a pwq that was never installed
- * @pwq: the pwq, without references
- */
-void discard_pwq(struct pool_workqueue *pwq)
-{
-	WARN_ON_ONCE(pwq->refcnt);
-#ifdef WQ_HAS_HISTOGRAMS
-	wq_hist_free_pwq(pwq);
-#endif
-	kmem_cache_free(pwq_cache, pwq);
-}
-
-static void rcu_free_pwq(struct rcu_head *rcu)
-{
-	struct pool_workqueue *pwq = container_of(rcu, struct pool_workqueue, rcu);
-
-#ifdef WQ_HAS_HISTOGRAMS
-	wq_hist_free_pwq(pwq);
-#endif
-	kmem_cache_free(pwq_cache, pwq);
-}
-
-static void rcu_free_wq(struct rcu_head *rcu)
-{
-	struct workqueue_struct *wq = container_of(rcu, struct workqueue_struct, rcu);
-
-	if (wq->flags & WQ_UNBOUND)
-		wq_free_node_nr_active(wq);
-	wq_free_lockdep_name(wq);
-#ifdef WQ_HAS_HISTOGRAMS
-	wq_hist_free_wq(wq);
-#endif
-	free_percpu(wq->cpu_pwq);
-	free_workqueue_attrs(wq->unbound_attrs);
-	kfree(wq);
-}
-
-/*
- * An ordered workqueue runs its pwqs in the order they were linked: each
- * table rebuild links a new pwq, plugged, at the tail of wq->pwqs, so the
- * head is the oldest one left.  Once the pwqs before it are released, the
- * head may run its items.  Rebuilds can follow each other faster than
- * pwqs drain, so several plugged pwqs may wait behind each other.
- */
-static void unplug_first_pwq(struct workqueue_struct *wq)
-{
-	struct pool_workqueue *pwq;
-
-	wq_assert_W(wq);
-	pwq = list_first_entry_or_null(&wq->pwqs, struct pool_workqueue,
-				       pwqs_node);
-	if (!pwq || !pwq->plugged)
-		return;
-	raw_spin_lock_irq(&pwq->pool->lock);
-	pwq->plugged = false;
-	pwq_activate_inactive_locked(pwq);
-	raw_spin_unlock_irq(&pwq->pool->lock);
-}
-
-/* Drop @pwq from its node quota's line of waiting pwqs, if it is in it. */
-static void pwq_leave_node_quota(struct pool_workqueue *pwq)
-{
-	if (list_empty(&pwq->pending_node))
-		return;
-	raw_spin_lock_irq(&pwq->pool->lock);
-	node_quota_unlist_locked(pwq);
-	raw_spin_unlock_irq(&pwq->pool->lock);
-}
-
-/*
- * The last reference to a pwq is gone: unlink it, let go of its unbound
- * pool, and free it (and the workqueue, with its last pwq) after RCU.
- */
-static void pwq_release_workfn(struct kthread_work *work)
-{
-	struct pool_workqueue *pwq = container_of(work, struct pool_workqueue,
-						  release_work);
-	struct workqueue_struct *wq = pwq->wq;
-	struct worker_pool *pool = pwq->pool;
-	bool last;
-
-	mutex_lock(&wq->mutex);
-#ifdef WQ_HAS_HISTOGRAMS
-	/* readers of the histograms find its counts in one place or the other */
-	wq_hist_retire_pwq(pwq);
-#endif
-	list_del_rcu(&pwq->pwqs_node);
-	last = list_empty(&wq->pwqs);
-	if (!last && wq_is_ordered(wq))
-		unplug_first_pwq(wq);
-	mutex_unlock(&wq->mutex);
-
-	pwq_leave_node_quota(pwq);
-	if (pool->cpu < 0) {
-		mutex_lock(&wq_pool_mutex);
-		put_unbound_pool(pool);
-		mutex_unlock(&wq_pool_mutex);
-	}
-	call_rcu(&pwq->rcu, rcu_free_pwq);
-	/*
-	 * The workqueue goes with its last pwq (destroy_workqueue() ran).
-	 * Its lockdep class lives as long: a worker that has just run a
-	 * flush barrier of it still holds its map when the flusher returns.
-	 */
-	if (last) {
-		wq_unregister_lockdep(wq);
-		call_rcu(&wq->rcu, rcu_free_wq);
-	}
-}
-
-/**
- * alloc_pwq - a new pwq linking @wq and @pool
- * @wq: the workqueue
- * @pool: the pool; the caller's reference to an unbound pool moves to it
- *
- * Context: process context.
- * Return: the pwq without references, or %NULL: each table entry that
- * points at it takes one.
- */
-struct pool_workqueue *alloc_pwq(struct workqueue_struct *wq,
-				 struct worker_pool *pool)
-{
-	struct pool_workqueue *pwq;
-
-	pwq = kmem_cache_alloc_node(pwq_cache, GFP_KERNEL | __GFP_ZERO, pool->node);
-	if (!pwq)
-		return NULL;
-	pwq->pool = pool;
-	pwq->wq = wq;
-	pwq->max_active = wq->max_active;
-	INIT_LIST_HEAD(&pwq->inactive_works);
-#ifdef WQ_HAS_WAIT_PI
-	INIT_LIST_HEAD(&pwq->boosters);
-#endif
-	INIT_LIST_HEAD(&pwq->pending_node);
-	INIT_LIST_HEAD(&pwq->pwqs_node);
-	INIT_LIST_HEAD(&pwq->mayday_node);
-	kthread_init_work(&pwq->release_work, pwq_release_workfn);
-#ifdef WQ_HAS_HISTOGRAMS
-	wq_hist_init_pwq(pwq);
-#endif
-	return pwq;
-}
-
-/* ------------------------------------------------------------------ */
-/* 4. creating workqueues                                             */
-/* ------------------------------------------------------------------ */
-
-static int wq_clamp_max_active(int max_active, unsigned int flags,
-			       const char *name)
-{
-	int clamped = clamp_val(max_active, 1, WQ_MAX_ACTIVE);
-
-	if (clamped != max_active)
-		pr_warn("workqueue: max_active %d requested for %s is out of range, clamping between %d and %d\n",
-			max_active, name, 1, WQ_MAX_ACTIVE);
-	return clamped;
-}
 
 #ifdef WQ_HAS_RT_CLASS
 /*
@@ -510,8 +269,7 @@ alloc_wq_va(const char *fmt, unsigned int flags, int max_active,
 	if (flags & WQ_BH)
 		max_active = INT_MAX;
 	else
-		max_active = wq_clamp_max_active(max_active ?: WQ_DFL_ACTIVE,
-						 flags, wq->name);
+		max_active = wq_clamp_max_active(max_active ?: WQ_DFL_ACTIVE, wq->name);
 	wq->flags = flags;
 	wq->max_active = max_active;
 	wq->saved_max_active = max_active;
@@ -556,16 +314,7 @@ err_pwqs:
 err_unlock:
 	apply_wqattrs_unlock();
 err_free:
-	if (flags & WQ_UNBOUND)
-		wq_free_node_nr_active(wq);
-	wq_unregister_lockdep(wq);
-	wq_free_lockdep_name(wq);
-#ifdef WQ_HAS_HISTOGRAMS
-	wq_hist_free_wq(wq);
-#endif
-	free_percpu(wq->cpu_pwq);
-	free_workqueue_attrs(wq->unbound_attrs);
-	kfree(wq);
+	discard_wq(wq);
 	return NULL;
 }
 
@@ -624,7 +373,7 @@ EXPORT_SYMBOL_GPL(alloc_workqueue_lockdep_map);
 #endif
 
 /* ------------------------------------------------------------------ */
-/* 5. destroying workqueues                                           */
+/* 3. destroying workqueues                                           */
 /* ------------------------------------------------------------------ */
 
 /**
@@ -663,52 +412,7 @@ void destroy_workqueue(struct workqueue_struct *wq)
 EXPORT_SYMBOL_GPL(destroy_workqueue);
 
 /* ------------------------------------------------------------------ */
-/* 6. max_active and min_active                                       */
-/* ------------------------------------------------------------------ */
-
-/**
- * workqueue_set_max_active - change a workqueue's max_active
- * @wq: the workqueue, not ordered
- * @max_active: the new limit, clamped to [1, WQ_MAX_ACTIVE]
- *
- * Context: process context, may sleep.
- */
-void workqueue_set_max_active(struct workqueue_struct *wq, int max_active)
-{
-	int max;
-
-	/* a BH workqueue has no limit; an ordered one runs one item at a time */
-	if (WARN_ON(wq->flags & WQ_BH) || WARN_ON(wq_is_ordered(wq)))
-		return;
-	max = wq_clamp_max_active(max_active, wq->flags, wq->name);
-	guard(mutex)(&wq->mutex);
-	/* an unbound workqueue's minimum never exceeds its maximum */
-	wq->saved_min_active = (wq->flags & WQ_UNBOUND) ?
-		min(wq->saved_min_active, max) : wq->saved_min_active;
-	wq->saved_max_active = max;
-	wq_refresh_limits(wq);
-}
-EXPORT_SYMBOL_GPL(workqueue_set_max_active);
-
-/**
- * workqueue_set_min_active - change an unbound workqueue's min_active
- * @wq: an unbound, not ordered workqueue
- * @min_active: active items each NUMA node may have whatever its share of
- *	max_active, clamped to [0, max_active]
- *
- * Context: process context, may sleep.
- */
-void workqueue_set_min_active(struct workqueue_struct *wq, int min_active)
-{
-	if (WARN_ON((wq->flags & (WQ_BH | WQ_UNBOUND | __WQ_ORDERED)) != WQ_UNBOUND))
-		return;
-	guard(mutex)(&wq->mutex);
-	wq->saved_min_active = clamp(min_active, 0, wq->saved_max_active);
-	wq_refresh_limits(wq);
-}
-
-/* ------------------------------------------------------------------ */
-/* 7. CPU hotplug                                                     */
+/* 4. CPU hotplug                                                     */
 /* ------------------------------------------------------------------ */
 
 /* Walk the normal, highpri and RT pools of @cpu. */
@@ -830,7 +534,7 @@ int workqueue_online_cpu(unsigned int cpu)
 #endif /* CONFIG_SMP */
 
 /* ------------------------------------------------------------------ */
-/* 8. the freezer                                                     */
+/* 5. the freezer                                                     */
 /* ------------------------------------------------------------------ */
 
 /* Re-apply every workqueue's limits after the freezing state changed. */
@@ -906,7 +610,7 @@ void thaw_workqueues(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* 9. initialisation                                                  */
+/* 6. initialisation                                                  */
 /* ------------------------------------------------------------------ */
 
 /* The system workqueues, with 6.12's names, flags and limits. */
@@ -964,7 +668,7 @@ void __init workqueue_init_early(void)
 	/* nohz_full: power-efficient items go unbound, to housekeeping CPUs */
 	if (housekeeping_enabled(HK_TYPE_TICK))
 		wq_power_efficient = true;
-	pwq_cache = KMEM_CACHE(pool_workqueue, SLAB_PANIC);
+	wq_pwq_cache_init();
 	wq_init_pod_types_early();
 
 	/*

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unbound workqueues: attributes, pods, shared unbound pools, the pwq
- * table that maps each CPU to the pwq of its pod, the size of the per-node
- * quotas of active items (kernel/workqueue_lifecycle.c allocates them,
- * kernel/workqueue.c enforces them), and the unbound cpumask.
+ * table that maps each CPU to the pwq of its pod, and the unbound cpumask.
+ * And the limits of every workqueue: max_active and min_active, applied
+ * to its pwqs, and for an unbound one its per-node quotas of active items,
+ * sized from its pods (kernel/workqueue_pwq.c allocates them,
+ * kernel/workqueue.c enforces them).
  *
  * An unbound workqueue's attributes (nice, cpumask, affinity scope and
  * strictness) select pools: the CPUs are split into pods by the affinity
@@ -17,7 +19,7 @@
  *   1. attributes
  *   2. pods
  *   3. unbound pools
- *   4. limits: node quotas, max_active of pwqs
+ *   4. limits: max_active, min_active, node quotas
  *   5. pwq tables: building, applying, CPU hotplug
  *   6. the unbound cpumask and parameters
  */
@@ -409,15 +411,6 @@ static int cpumask_node(const struct cpumask *mask)
 	return node;
 }
 
-static void rcu_free_pool(struct rcu_head *rcu)
-{
-	struct worker_pool *pool = container_of(rcu, struct worker_pool, rcu);
-
-	ida_destroy(&pool->worker_ida);
-	free_workqueue_attrs(pool->attrs);
-	kfree(pool);
-}
-
 /**
  * get_unbound_pool - the shared pool for some attributes
  * @attrs: nice, cpumask, pod cpumask and strictness wanted
@@ -468,33 +461,8 @@ err:
 	return NULL;
 }
 
-/**
- * put_unbound_pool - drop a reference to an unbound pool
- * @pool: the pool
- *
- * The last reference ends its workers and frees it after RCU.
- *
- * Context: wq_pool_mutex (L), may sleep.
- */
-void put_unbound_pool(struct worker_pool *pool)
-{
-	wq_assert_L();
-	if (--pool->refcnt)
-		return;
-	if (WARN_ON_ONCE(pool->cpu >= 0) ||
-	    WARN_ON_ONCE(!list_empty(&pool->worklist)))
-		return;
-	idr_remove(&worker_pool_idr, pool->id);
-	hash_del(&pool->hash_node);
-	retire_pool_workers(pool);
-	timer_delete_sync(&pool->idle_timer);
-	cancel_work_sync(&pool->idle_cull_work);
-	timer_delete_sync(&pool->mayday_timer);
-	call_rcu(&pool->rcu, rcu_free_pool);
-}
-
 /* ------------------------------------------------------------------ */
-/* 4. limits: node quotas, max_active of pwqs                         */
+/* 4. limits: max_active, min_active, node quotas                     */
 /* ------------------------------------------------------------------ */
 
 /*
@@ -579,6 +547,64 @@ void wq_refresh_limits(struct workqueue_struct *wq)
 		pwq_set_max_active_locked(pwq);
 		raw_spin_unlock_irqrestore(&pwq->pool->lock, irq_flags);
 	}
+}
+
+/**
+ * wq_clamp_max_active - a max_active within [1, WQ_MAX_ACTIVE]
+ * @max_active: what was asked for
+ * @name: the workqueue's name, for the warning
+ *
+ * Return: @max_active clamped, with a warning if it was out of range.
+ */
+int wq_clamp_max_active(int max_active, const char *name)
+{
+	int clamped = clamp_val(max_active, 1, WQ_MAX_ACTIVE);
+
+	if (clamped != max_active)
+		pr_warn("workqueue: max_active %d requested for %s is out of range, clamping between %d and %d\n",
+			max_active, name, 1, WQ_MAX_ACTIVE);
+	return clamped;
+}
+
+/**
+ * workqueue_set_max_active - change a workqueue's max_active
+ * @wq: the workqueue, not ordered
+ * @max_active: the new limit, clamped to [1, WQ_MAX_ACTIVE]
+ *
+ * Context: process context, may sleep.
+ */
+void workqueue_set_max_active(struct workqueue_struct *wq, int max_active)
+{
+	int max;
+
+	/* a BH workqueue has no limit; an ordered one runs one item at a time */
+	if (WARN_ON(wq->flags & WQ_BH) || WARN_ON(wq_is_ordered(wq)))
+		return;
+	max = wq_clamp_max_active(max_active, wq->name);
+	guard(mutex)(&wq->mutex);
+	/* an unbound workqueue's minimum never exceeds its maximum */
+	wq->saved_min_active = (wq->flags & WQ_UNBOUND) ?
+		min(wq->saved_min_active, max) : wq->saved_min_active;
+	wq->saved_max_active = max;
+	wq_refresh_limits(wq);
+}
+EXPORT_SYMBOL_GPL(workqueue_set_max_active);
+
+/**
+ * workqueue_set_min_active - change an unbound workqueue's min_active
+ * @wq: an unbound, not ordered workqueue
+ * @min_active: active items each NUMA node may have whatever its share of
+ *	max_active, clamped to [0, max_active]
+ *
+ * Context: process context, may sleep.
+ */
+void workqueue_set_min_active(struct workqueue_struct *wq, int min_active)
+{
+	if (WARN_ON((wq->flags & (WQ_BH | WQ_UNBOUND | __WQ_ORDERED)) != WQ_UNBOUND))
+		return;
+	guard(mutex)(&wq->mutex);
+	wq->saved_min_active = clamp(min_active, 0, wq->saved_max_active);
+	wq_refresh_limits(wq);
 }
 
 /* ------------------------------------------------------------------ */

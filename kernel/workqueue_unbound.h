@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What kernel/workqueue_unbound.c (unbound pools, pods, attributes, the
- * unbound cpumask) offers the files above it: kernel/workqueue_lifecycle.c
- * and kernel/workqueue_sysfs.c.  The core, kernel/workqueue.c, uses none
- * of it.  Locking letters are those of kernel/workqueue_impl.h.
+ * unbound cpumask, the limits of every workqueue) offers the files above
+ * it: kernel/workqueue_lifecycle.c and kernel/workqueue_sysfs.c.  The
+ * core, kernel/workqueue.c, and kernel/workqueue_pwq.c use none of it.
+ * Locking letters are those of kernel/workqueue_impl.h.
  */
 #ifndef _KERNEL_WORKQUEUE_UNBOUND_H
 #define _KERNEL_WORKQUEUE_UNBOUND_H
@@ -17,10 +18,10 @@ extern const char * const wq_affn_names[WQ_AFFN_NR_TYPES];
 
 void copy_workqueue_attrs(struct workqueue_attrs *to,
 			  const struct workqueue_attrs *from);
-void put_unbound_pool(struct worker_pool *pool);
 int alloc_unbound_pwqs(struct workqueue_struct *wq);
 int apply_workqueue_attrs_locked(struct workqueue_struct *wq,
 				 const struct workqueue_attrs *attrs);
+int wq_clamp_max_active(int max_active, const char *name);
 void wq_refresh_limits(struct workqueue_struct *wq);
 void wq_unbound_cpu_changed(int cpu, bool online);
 void wq_unbound_topology_init(void);

@@ -25,7 +25,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 # the KUnit suite: every file of its folder, one per suite
 KUNIT_FILES = sorted(os.path.relpath(p, TOP) for p in
                      glob.glob(os.path.join(TOP, 'kernel/workqueue_kunit/*.[ch]')))
-FILES = ['kernel/workqueue.c', 'kernel/workqueue_lifecycle.c',
+FILES = ['kernel/workqueue.c', 'kernel/workqueue_lifecycle.c', 'kernel/workqueue_pwq.c',
          'kernel/workqueue_unbound.c', 'kernel/workqueue_show.c',
          'kernel/workqueue_sysfs.c', 'kernel/workqueue_hist.c',
          'kernel/workqueue_impl.h', 'kernel/workqueue_internal.h',
