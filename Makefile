@@ -71,8 +71,9 @@ profile: build
 patches:
 	$(H)/patches.sh
 
-## check               checkpatch, kernel-doc, W=1, maps and legend, each
-##                     patch built on its own, the models, the docs
+## check               checkpatch, kernel-doc, W=1, maps and legend, calls
+##                     down the floors, each patch built on its own, the
+##                     models, the docs
 check:
 	$(H)/check.sh
 

@@ -8,6 +8,8 @@
 #   - scripts/kernel-doc -Wall over our C files,
 #   - a W=1 build of our C files in the rework tree (debug configuration,
 #     in a build directory of its own so normal builds stay incremental),
+#   - harness/lib/floors.py on those objects: no file of the implementation
+#     uses a symbol of a file on its own floor or above,
 #   - the build of each patch of the series on its own, and the boot and
 #     tests of each that changes the kernel (series-build.sh --boot),
 #   - the Promela models of tools/workqueue/model/ (make model),
@@ -76,6 +78,9 @@ if ! compile_w1 rework check "$obj/w1.log" $objs; then
 	warn "W=1 build: see ${obj#"$TOP"/}/w1.log"
 	fail=1
 fi
+
+say "calls go down the floors of workqueue_impl.h (harness/lib/floors.py)"
+"$PYTHON" "$TOP/harness/lib/floors.py" "$obj" || fail=1
 
 say "checkpatch --strict on the stable series"
 for p in "$OUT"/patches-stable/0*.patch; do

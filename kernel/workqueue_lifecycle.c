@@ -12,7 +12,7 @@
  * Locking letters are those of kernel/workqueue_impl.h.
  *
  * Map of this file:
- *   1. global state: system workqueues
+ *   1. parameters
  *   2. creating workqueues
  *   3. destroying workqueues
  *   4. CPU hotplug
@@ -43,51 +43,11 @@
 #define MODULE_PARAM_PREFIX "workqueue."
 
 /* ------------------------------------------------------------------ */
-/* 1. global state: system workqueues                                 */
+/* 1. parameters                                                      */
 /* ------------------------------------------------------------------ */
 
 static bool wq_power_efficient = IS_ENABLED(CONFIG_WQ_POWER_EFFICIENT_DEFAULT);
 module_param_named(power_efficient, wq_power_efficient, bool, 0444);
-
-/*
- * The system-wide workqueues, created by workqueue_init_early():
- * SYSTEM_WQ(x) defines system_x.
- */
-#define SYSTEM_WQ(x)	struct workqueue_struct *system_##x __ro_after_init
-
-/* "events": schedule_work() and friends */
-SYSTEM_WQ(wq);
-EXPORT_SYMBOL(system_wq);
-/* a second per-CPU "events", named for what it is */
-SYSTEM_WQ(percpu_wq);
-EXPORT_SYMBOL(system_percpu_wq);
-/* "events_highpri": nice -20 workers */
-SYSTEM_WQ(highpri_wq);
-EXPORT_SYMBOL_GPL(system_highpri_wq);
-/* "events_long": items that may run long */
-SYSTEM_WQ(long_wq);
-EXPORT_SYMBOL_GPL(system_long_wq);
-/* "events_unbound": any CPU, high max_active */
-SYSTEM_WQ(unbound_wq);
-EXPORT_SYMBOL_GPL(system_unbound_wq);
-/* a second "events_unbound", the default for new code */
-SYSTEM_WQ(dfl_wq);
-EXPORT_SYMBOL_GPL(system_dfl_wq);
-/* "events_freezable": held while tasks are frozen */
-SYSTEM_WQ(freezable_wq);
-EXPORT_SYMBOL_GPL(system_freezable_wq);
-/* "events_power_efficient": unbound if workqueue.power_efficient */
-SYSTEM_WQ(power_efficient_wq);
-EXPORT_SYMBOL_GPL(system_power_efficient_wq);
-/* both of the two above */
-SYSTEM_WQ(freezable_power_efficient_wq);
-EXPORT_SYMBOL_GPL(system_freezable_power_efficient_wq);
-/* "events_bh": softirq */
-SYSTEM_WQ(bh_wq);
-EXPORT_SYMBOL_GPL(system_bh_wq);
-/* "events_bh_highpri": HI_SOFTIRQ */
-SYSTEM_WQ(bh_highpri_wq);
-EXPORT_SYMBOL_GPL(system_bh_highpri_wq);
 
 /* ------------------------------------------------------------------ */
 /* 2. creating workqueues                                             */
