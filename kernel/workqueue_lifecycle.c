@@ -137,8 +137,6 @@ static void free_unused_pwqs(struct workqueue_struct *wq)
 	wq_assert_L();
 	list_for_each_entry_safe(pwq, tmp, &wq->pwqs, pwqs_node) {
 		list_del(&pwq->pwqs_node);
-		if (pwq->pool->cpu < 0)
-			put_unbound_pool(pwq->pool);
 		pwq->refcnt = 0;
 		discard_pwq(pwq);
 	}

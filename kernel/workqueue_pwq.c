@@ -160,27 +160,35 @@ void __init wq_pwq_cache_init(void)
 	pwq_cache = KMEM_CACHE(pool_workqueue, SLAB_PANIC);
 }
 
-/**
- * discard_pwq - free a pwq that was never installed
- * @pwq: the pwq, without references
- */
-void discard_pwq(struct pool_workqueue *pwq)
+/* Free @pwq, with its histograms; nothing can reach it any more. */
+static void free_pwq(struct pool_workqueue *pwq)
 {
-	WARN_ON_ONCE(pwq->refcnt);
 #ifdef WQ_HAS_HISTOGRAMS
 	wq_hist_free_pwq(pwq);
 #endif
 	kmem_cache_free(pwq_cache, pwq);
 }
 
+/**
+ * discard_pwq - free a pwq that was never installed
+ * @pwq: the pwq, without references
+ *
+ * The reference to an unbound pool that alloc_pwq() took over goes with
+ * it.
+ *
+ * Context: wq_pool_mutex (L).
+ */
+void discard_pwq(struct pool_workqueue *pwq)
+{
+	WARN_ON_ONCE(pwq->refcnt);
+	if (pwq->pool->cpu < 0)
+		put_unbound_pool(pwq->pool);
+	free_pwq(pwq);
+}
+
 static void rcu_free_pwq(struct rcu_head *rcu)
 {
-	struct pool_workqueue *pwq = container_of(rcu, struct pool_workqueue, rcu);
-
-#ifdef WQ_HAS_HISTOGRAMS
-	wq_hist_free_pwq(pwq);
-#endif
-	kmem_cache_free(pwq_cache, pwq);
+	free_pwq(container_of(rcu, struct pool_workqueue, rcu));
 }
 
 /*

@@ -686,7 +686,6 @@ static void free_wq_table(struct wq_table *t)
 
 	list_for_each_entry_safe(pwq, tmp, &t->fresh, pwqs_node) {
 		list_del(&pwq->pwqs_node);
-		put_unbound_pool(pwq->pool);
 		discard_pwq(pwq);
 	}
 	free_workqueue_attrs(t->attrs);
